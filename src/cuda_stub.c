@@ -1,0 +1,37 @@
+/* CPU-only build: the CUDA entry points exist and say why they cannot run. */
+#include "internal.h"
+
+#define NO_CUDA() convt1d_fail(CONVT1D_ERROR_NOT_SUPPORTED, "convt1d was built without CUDA (nvcc was not found at build time)")
+
+int convt1d_has_cuda(void) { return 0; }
+
+convt1d_status convt1d_forward_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                    const void *x, const void *w, const void *bias, void *y,
+                                    convt1d_stream stream) {
+    (void)p; (void)dtype; (void)math; (void)x; (void)w; (void)bias; (void)y; (void)stream;
+    return NO_CUDA();
+}
+convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                           const void *grad_y, const void *w, void *grad_x,
+                                           convt1d_stream stream) {
+    (void)p; (void)dtype; (void)math; (void)grad_y; (void)w; (void)grad_x; (void)stream;
+    return NO_CUDA();
+}
+convt1d_status convt1d_backward_weight_workspace_size(const convt1d_params *p, convt1d_dtype dtype,
+                                                      size_t *bytes) {
+    (void)p; (void)dtype;
+    if (bytes) *bytes = 0;
+    return NO_CUDA();
+}
+convt1d_status convt1d_backward_weight_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                            const void *grad_y, const void *x, void *grad_w,
+                                            void *workspace, size_t workspace_bytes, convt1d_stream stream) {
+    (void)p; (void)dtype; (void)math; (void)grad_y; (void)x; (void)grad_w; (void)workspace;
+    (void)workspace_bytes; (void)stream;
+    return NO_CUDA();
+}
+convt1d_status convt1d_backward_bias_cuda(const convt1d_params *p, convt1d_dtype dtype, const void *grad_y,
+                                          void *grad_b, convt1d_stream stream) {
+    (void)p; (void)dtype; (void)grad_y; (void)grad_b; (void)stream;
+    return NO_CUDA();
+}
