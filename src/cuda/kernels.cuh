@@ -25,3 +25,8 @@ convt1d_status convt1d_fwd_direct(const convt1d_problem &pr, const void *x, cons
 
 /* Turns the last CUDA error (if any) into CONVT1D_ERROR_CUDA with a message naming `what`. */
 convt1d_status convt1d_cuda_check(const char *what);
+
+/* Depthwise / channel-multiplier forward (C_in / groups == 1): bandwidth-bound (fwd_depthwise.cu).
+ * Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for shapes it does not take. */
+convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
+                                     void *y, cudaStream_t stream);

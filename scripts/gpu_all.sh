@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: build, test, benchmark. Writes logs and results under $OUT.
+#   bash scripts/gpu_all.sh [stages...]   stages: info build ctest cudatest pytest kernelbench bench bwdbench
+# With no stages, runs them all. Each stage's log is $OUT/<stage>.log; the summary is printed last.
+set -u
+OUT=${OUT:-$PWD/gpu_out}; mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+stages=${*:-"info build ctest cudatest pytest kernelbench bench bwdbench"}
+summary=()
+run_stage() { # name, command...
+  local name=$1; shift
+  local t0=$(date +%s)
+  ( set -o pipefail; "$@" 2>&1 | tee "$OUT/$name.log" | tail -n 60 )
+  local rc=$?
+  summary+=("$name rc=$rc $(( $(date +%s) - t0 ))s")
+  return $rc
+}
+for s in $stages; do
+  case $s in
+    info) run_stage info bash -c 'nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv; nvcc --version | tail -1; python3 -c "import torch; print(torch.__version__, torch.version.cuda, torch.backends.cudnn.version(), torch.cuda.get_device_name())"; git log -1 --format=%H' ;;
+    build)
+      run_stage build bash -c 'cmake -S . -B build/gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES="80-real;90a-real" >/dev/null && cmake --build build/gpu -j16 && python3 -m pip install --no-build-isolation --no-deps -q . && python3 -c "import convt1d, sys; print(\"installed\", convt1d.__file__)"' ;;
+    ctest) run_stage ctest bash -c 'cd build/gpu && ctest --output-on-failure' ;;
+    cudatest) run_stage cudatest bash -c 'bash tests/cuda/build_and_run.sh' ;;
+    pytest) run_stage pytest bash -c 'cd /tmp && python3 -m pytest -q -x --timeout=600 -p no:cacheprovider '"$PWD"'/tests/python -k "${PYTEST_K:-}" 2>&1; true' ;;
+    kernelbench) run_stage kernelbench python3 kernelbench/evaluate.py --out "$OUT/kernelbench.json" ;;
+    bench) run_stage bench python3 -m convt1d.bench --out "$OUT/bench_fwd.json" --plot "$OUT/bench_fwd.png" ;;
+    bwdbench) run_stage bwdbench python3 -m convt1d.bench --backward --out "$OUT/bench_bwd.json" --plot "$OUT/bench_bwd.png" ;;
+    *) echo "unknown stage $s" ;;
+  esac
+done
+echo "==== summary"; printf '%s\n' "${summary[@]}"
