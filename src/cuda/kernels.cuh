@@ -30,3 +30,17 @@ convt1d_status convt1d_cuda_check(const char *what);
  * Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for shapes it does not take. */
 convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                      void *y, cudaStream_t stream);
+
+/* Tensor-core backward (bwd_tc.cu): f32 (TF32 mma, or 3xTF32 under CONVT1D_MATH_STRICT_FP32), f16, bf16;
+ * never f64. Each returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for a problem it
+ * does not take (f64, C_in/groups < 8, windows too large for shared memory, grid limits); api.cu then
+ * uses the direct kernel. batch == 0 is taken: grad_input does nothing, grad_weight zeroes grad_w.
+ * grad_weight is bitwise deterministic for a given problem and workspace size: the reduction is split
+ * into a fixed number of fp32 partials (as many as the workspace holds, up to the planned count)
+ * summed in order by a second kernel; with workspace NULL / too small for two it uses one split. */
+convt1d_status convt1d_bwd_input_tc(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                    cudaStream_t stream);
+/* Workspace bytes for convt1d_bwd_weight_tc at full speed (0 allowed); NOT_SUPPORTED when not taken. */
+convt1d_status convt1d_bwd_weight_tc_workspace(const convt1d_problem &pr, size_t *bytes);
+convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                     void *workspace, size_t workspace_bytes, cudaStream_t stream);

@@ -1,0 +1,669 @@
+/* Tensor-core backward kernels: grad_input and grad_weight of ConvTranspose1d (mma.sync).
+ *
+ * grad_x[n, g*Cin_g+ci, i] = sum_{co,k} w[g*Cin_g+ci, co, k] * gy[n, g*Cout_g+co, i*s + k*d - p]
+ *   per group an implicit GEMM: M = Cin_g, N = input positions, reduction = Cout_g x K. A block owns
+ *   BM input channels x 128 positions of one batch row; per chunk of output channels it stages the gy
+ *   window those positions touch (span 127*s + d*(K-1) + 1) once, and every tap k reads it as the strided
+ *   view pos*s + k*d, so no im2col copy exists anywhere.
+ * grad_w[g*Cin_g+ci, co, k] = sum_{n,i} x[n, g*Cin_g+ci, i] * gy[n, g*Cout_g+co, i*s + k*d - p]
+ *   GEMM M = Cin_g, N = Cout_g*K (columns (co,k), grad_w's own row layout), reduction over (n, i). The
+ *   reduction is cut into a fixed number of splits (independent of the device); each block writes its
+ *   fp32 partial tile to the workspace and a second kernel sums the splits in order: bitwise
+ *   deterministic, no atomics. With one split the block writes grad_w directly.
+ *
+ * Everything is staged as 32-bit "words" in shared memory so one fragment loader serves every dtype:
+ *   f32 (TF32 mode): a word is one value already rounded to tf32 (cvt.rna at staging);
+ *   f32 (STRICT):    a word is the raw float, split into big + small tf32 at fragment load (3xTF32);
+ *   f16 / bf16:      a word packs two consecutive reduction elements (low half = lower index).
+ * With 8 words per mma k-step, m16n8k8.tf32 and m16n8k16.{f16,bf16} then share the fragment layout
+ * A word r -> (row g + 8*(r&1), col t + 4*(r>>1)), B word r -> (k t + 4r, n g), g = lane/4, t = lane%4.
+ *
+ * All boundaries are predicated (zero-filled at staging, masked at the store); global offsets are int64.
+ */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels.cuh"
+
+namespace {
+constexpr int kThreads = 128; /* 4 warps */
+}
+
+#ifdef CONVT1D_BWD_EMU
+/* Host emulation build (dev/cuda/bwd): runs these kernels on the CPU, one coroutine per thread. */
+#include "bwd_tc_emu.h"
+#define CT_SYNC() emu::sync_threads()
+#define CT_DYN_SMEM(name) uint32_t *name = reinterpret_cast<uint32_t *>(emu::dyn_smem())
+#define CT_LAUNCH(kern, grid, smem, stream, ...) emu::launch(kern, grid, kThreads, smem, __VA_ARGS__)
+#else
+#define CT_SYNC() __syncthreads()
+#define CT_DYN_SMEM(name)                                                                          \
+    extern __shared__ __align__(16) uint32_t ct_smem_words[];                                      \
+    uint32_t *name = ct_smem_words
+#define CT_LAUNCH(kern, grid, smem, stream, ...) kern<<<grid, kThreads, smem, stream>>>(__VA_ARGS__)
+#endif
+
+namespace {
+
+enum { MODE_TF32 = 0, MODE_3XTF32 = 1, MODE_F16 = 2, MODE_BF16 = 3 };
+
+template <int MODE> struct mode_traits;
+template <> struct mode_traits<MODE_TF32> { typedef float T; static constexpr int EPW = 1; };
+template <> struct mode_traits<MODE_3XTF32> { typedef float T; static constexpr int EPW = 1; };
+template <> struct mode_traits<MODE_F16> { typedef __half T; static constexpr int EPW = 2; };
+template <> struct mode_traits<MODE_BF16> { typedef __nv_bfloat16 T; static constexpr int EPW = 2; };
+
+constexpr int kBN = 128;           /* grad_input: positions per block; grad_weight: (co,k) columns */
+constexpr int kCStride = kBN + 4;  /* epilogue staging row (floats) */
+constexpr int kRW = 32;            /* grad_weight: reduction words per staged tile */
+constexpr int kXRow = kRW + 4;     /* x tile row stride in words: conflict-free A fragments */
+constexpr int kTargetBlocks = 1024;/* grad_weight: blocks to aim for when choosing splits (fixed: determinism) */
+constexpr int kMinCinG = 8;        /* below this the M dimension wastes most of an mma; direct kernel wins */
+constexpr size_t kMaxSmem = 100 * 1024;
+constexpr size_t kMaxWorkspace = (size_t)512 << 20;
+
+__device__ __forceinline__ uint32_t f2u(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+__device__ __forceinline__ float u2f(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+__device__ __forceinline__ uint32_t to_tf32(float f) {
+#ifdef CONVT1D_BWD_EMU
+    return emu::cvt_rna_tf32(f2u(f));
+#else
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(f));
+    return r;
+#endif
+}
+
+template <int MODE> __device__ __forceinline__ void mma(float c[4], const uint32_t a[4], const uint32_t b[2]) {
+#ifdef CONVT1D_BWD_EMU
+    emu::mma(MODE == MODE_F16 ? 1 : MODE == MODE_BF16 ? 2 : 0, c, a, b);
+#else
+    if (MODE == MODE_F16) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    } else if (MODE == MODE_BF16) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    } else {
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+#endif
+}
+
+/* One global element as the staged value: a tf32/raw f32 word, or the raw 16 bits in the low half. */
+template <int MODE> __device__ __forceinline__ uint32_t load_elem(const void *p, int64_t idx) {
+    if (MODE == MODE_TF32) return to_tf32(static_cast<const float *>(p)[idx]);
+    if (MODE == MODE_3XTF32) return f2u(static_cast<const float *>(p)[idx]);
+    return static_cast<const uint16_t *>(p)[idx];
+}
+
+/* Element `half` (0 or 1) of word `wi`; for one-element words `half` is always 0. */
+template <int EPW> __device__ __forceinline__ void put_elem(uint32_t *words, int wi, int half, uint32_t v) {
+    if (EPW == 1)
+        words[wi] = v;
+    else
+        reinterpret_cast<uint16_t *>(words)[2 * wi + half] = (uint16_t)v;
+}
+
+__device__ __forceinline__ void store_out(float *p, float v) { *p = v; }
+__device__ __forceinline__ void store_out(__half *p, float v) { *p = __float2half_rn(v); }
+__device__ __forceinline__ void store_out(__nv_bfloat16 *p, float v) { *p = __float2bfloat16_rn(v); }
+
+/* 3xTF32: x = big + small, both tf32; a*b ~ big*big + big*small + small*big. */
+__device__ __forceinline__ void split_tf32(uint32_t raw, uint32_t &big, uint32_t &small) {
+    const float f = u2f(raw);
+    big = to_tf32(f);
+    small = to_tf32(f - u2f(big));
+}
+
+/* acc += A(16 x 8 words) * B(8 words x 8) for NI column fragments and 2 row fragments. In 3xTF32 mode
+ * the small-part products go first so the big one lands last on the larger accumulated value. */
+template <int MODE, int NI> struct frag_math {
+    static __device__ __forceinline__ void prep_a(uint32_t a[2][4], uint32_t as[2][4]) {
+        if (MODE == MODE_3XTF32) {
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) split_tf32(a[mi][r], a[mi][r], as[mi][r]);
+        }
+    }
+    static __device__ __forceinline__ void step(float acc[2][NI][4], int ni, uint32_t a[2][4], uint32_t as[2][4],
+                                                uint32_t b[2]) {
+        if (MODE == MODE_3XTF32) {
+            uint32_t bs[2];
+            split_tf32(b[0], b[0], bs[0]);
+            split_tf32(b[1], b[1], bs[1]);
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi) {
+                mma<MODE>(acc[mi][ni], as[mi], b);
+                mma<MODE>(acc[mi][ni], a[mi], bs);
+                mma<MODE>(acc[mi][ni], a[mi], b);
+            }
+        } else {
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi) mma<MODE>(acc[mi][ni], a[mi], b);
+        }
+    }
+};
+
+/* 4 warps: BM = 64 -> 2 x 2 warps of 32 x 64; BM = 32 -> 1 x 4 warps of 32 x 32. */
+template <int BM> struct warp_layout {
+    static constexpr int WARPS_M = BM / 32;
+    static constexpr int WARPS_N = 4 / WARPS_M;
+    static constexpr int WN = kBN / WARPS_N;
+    static constexpr int NI = WN / 8;
+};
+
+/* Accumulators -> shared tile [BM][kCStride] (float); the caller syncs before and after. */
+template <int NI>
+__device__ __forceinline__ void acc_to_smem(float *cs, float acc[2][NI][4], int wm, int wn, int WN, int lane) {
+    const int g8 = lane >> 2, t4 = lane & 3;
+#pragma unroll
+    for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                const int row = wm * 32 + mi * 16 + g8 + (r >> 1) * 8;
+                const int col = wn * WN + ni * 8 + 2 * t4 + (r & 1);
+                cs[row * kCStride + col] = acc[mi][ni][r];
+            }
+}
+
+/* ------------------------------------------------------------------ grad_input */
+
+struct bin_args {
+    int64_t Cin, Cout, L_in, L_out, pad;
+    int64_t tiles_per_n; /* position tiles per batch row */
+    int cin_g, cout_g, K, s, d;
+    int cw;              /* words per output-channel chunk (multiple of 8) */
+    int span, span_pad;  /* staged gy positions per channel, and the smem row stride */
+    int wrow;            /* w tile row stride in words (cw + 4) */
+};
+
+template <int MODE, int BM>
+__global__ void __launch_bounds__(kThreads)
+    bwd_input_tc_kernel(const void *__restrict__ gy, const void *__restrict__ w, void *__restrict__ gx_, bin_args a) {
+    typedef typename mode_traits<MODE>::T T;
+    constexpr int EPW = mode_traits<MODE>::EPW;
+    typedef warp_layout<BM> WL;
+    CT_DYN_SMEM(sm);
+    uint32_t *gys = sm;                      /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
+    uint32_t *wsm = sm + a.cw * a.span_pad;  /* [K][BM][wrow]: A(ci, word) of tap k */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int g8 = lane >> 2, t4 = lane & 3;
+    const int wm = warp / WL::WARPS_N, wn = warp % WL::WARPS_N;
+    const int64_t n = blockIdx.x / a.tiles_per_n;
+    const int64_t i0 = ((int64_t)blockIdx.x - n * a.tiles_per_n) * kBN;
+    const int ci0 = blockIdx.y * BM;
+    const int grp = blockIdx.z;
+    const int64_t base = i0 * a.s - a.pad;          /* gy position of window column 0 */
+    const int CH = a.cw * EPW;                      /* output channels per chunk */
+    const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g;
+    const int64_t w_row0 = (int64_t)grp * a.cin_g + ci0;
+
+    float acc[2][WL::NI][4];
+#pragma unroll
+    for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < WL::NI; ++ni)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0.f;
+
+    for (int c0 = 0; c0 < a.cout_g; c0 += CH) {
+        /* gy window of CH channels; zero outside [0, L_out) and past Cout_g. */
+        const int nel = CH * a.span;
+        for (int e = tid; e < nel; e += kThreads) {
+            const int ch = e / a.span, j = e - ch * a.span;
+            const int64_t pos = base + j;
+            uint32_t v = 0;
+            if (c0 + ch < a.cout_g && pos >= 0 && pos < a.L_out)
+                v = load_elem<MODE>(gy, (gy_row0 + c0 + ch) * a.L_out + pos);
+            put_elem<EPW>(gys, (ch / EPW) * a.span_pad + j, ch % EPW, v);
+        }
+        /* w[ci, c0 .. c0+CH, 0..K) is contiguous per ci: coalesced reads, transposed to [k][ci][co]. */
+        const int rowel = CH * a.K;
+        const int wel = BM * rowel;
+        for (int e = tid; e < wel; e += kThreads) {
+            const int ci = e / rowel, rem = e - ci * rowel;
+            const int co = rem / a.K, k = rem - co * a.K;
+            uint32_t v = 0;
+            if (ci0 + ci < a.cin_g && c0 + co < a.cout_g)
+                v = load_elem<MODE>(w, ((w_row0 + ci) * a.cout_g + c0 + co) * a.K + k);
+            put_elem<EPW>(wsm, (k * BM + ci) * a.wrow + co / EPW, co % EPW, v);
+        }
+        CT_SYNC();
+        for (int k = 0; k < a.K; ++k) {
+            const uint32_t *wk = wsm + k * BM * a.wrow;
+            const int koff = k * a.d;
+            for (int kw = 0; kw < a.cw; kw += 8) {
+                uint32_t af[2][4], as[2][4];
+#pragma unroll
+                for (int mi = 0; mi < 2; ++mi) {
+                    const uint32_t *ap = wk + (wm * 32 + mi * 16 + g8) * a.wrow + kw + t4;
+                    af[mi][0] = ap[0];
+                    af[mi][1] = ap[8 * a.wrow];
+                    af[mi][2] = ap[4];
+                    af[mi][3] = ap[8 * a.wrow + 4];
+                }
+                frag_math<MODE, WL::NI>::prep_a(af, as);
+                const uint32_t *b0p = gys + (kw + t4) * a.span_pad + koff;
+                const uint32_t *b1p = b0p + 4 * a.span_pad;
+#pragma unroll
+                for (int ni = 0; ni < WL::NI; ++ni) {
+                    const int pos = (wn * WL::WN + ni * 8 + g8) * a.s;
+                    uint32_t b[2] = {b0p[pos], b1p[pos]};
+                    frag_math<MODE, WL::NI>::step(acc, ni, af, as, b);
+                }
+            }
+        }
+        CT_SYNC();
+    }
+
+    float *cs = reinterpret_cast<float *>(sm);
+    acc_to_smem<WL::NI>(cs, acc, wm, wn, WL::WN, lane);
+    CT_SYNC();
+    T *gx = static_cast<T *>(gx_);
+    for (int e = tid; e < BM * kBN; e += kThreads) {
+        const int row = e / kBN, col = e % kBN;
+        if (ci0 + row < a.cin_g && i0 + col < a.L_in)
+            store_out(gx + (n * a.Cin + w_row0 + row) * a.L_in + i0 + col, cs[row * kCStride + col]);
+    }
+}
+
+/* ------------------------------------------------------------------ grad_weight */
+
+struct bw_args {
+    int64_t Cin, Cout, L_in, L_out, pad;
+    int64_t tiles_per_n, red_tiles; /* reduction tiles (kRW words of positions) per batch row, in all */
+    int64_t wnumel;
+    int cin_g, cout_g, K, s, d;
+    int col_tiles, splits;
+    int rows, span, span_pad;       /* staged gy channels, positions per channel, row stride */
+    float *ws;                      /* [splits][wnumel] partials, or NULL: write grad_w directly */
+};
+
+template <int MODE, int BM>
+__global__ void __launch_bounds__(kThreads)
+    bwd_weight_tc_kernel(const void *__restrict__ gy, const void *__restrict__ x, void *__restrict__ gw_, bw_args a) {
+    typedef typename mode_traits<MODE>::T T;
+    constexpr int EPW = mode_traits<MODE>::EPW;
+    constexpr int RP = kRW * EPW; /* positions per reduction tile */
+    typedef warp_layout<BM> WL;
+    CT_DYN_SMEM(sm);
+    uint32_t *xs = sm;                /* [BM][kXRow]: word = EPW consecutive positions */
+    uint32_t *gys = sm + BM * kXRow;  /* [rows][span_pad]: word m = gy[base+m] (, gy[base+m+s]) */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int g8 = lane >> 2, t4 = lane & 3;
+    const int wm = warp / WL::WARPS_N, wn = warp % WL::WARPS_N;
+    const int cit = blockIdx.x / a.col_tiles;
+    const int j0 = (blockIdx.x - cit * a.col_tiles) * kBN;
+    const int ci0 = cit * BM;
+    const int split = blockIdx.y;
+    const int grp = blockIdx.z;
+    const int co_lo = j0 / a.K;
+    const int ncols = a.cout_g * a.K;
+
+    /* Column j = co*K + k of this lane's B fragments: its gy row and tap offset in the staged window.
+     * Columns past Cout_g*K land on zero-filled rows and are never stored. */
+    int coff[WL::NI];
+#pragma unroll
+    for (int ni = 0; ni < WL::NI; ++ni) {
+        const int j = j0 + wn * WL::WN + ni * 8 + g8;
+        const int co = j / a.K, k = j - co * a.K;
+        coff[ni] = (co - co_lo) * a.span_pad + k * a.d;
+    }
+    const int bstep = EPW * a.s; /* window distance between consecutive reduction words */
+
+    float acc[2][WL::NI][4];
+#pragma unroll
+    for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < WL::NI; ++ni)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0.f;
+
+    const int64_t rt_begin = split * a.red_tiles / a.splits;
+    const int64_t rt_end = (split + 1) * a.red_tiles / a.splits;
+    for (int64_t rt = rt_begin; rt < rt_end; ++rt) {
+        const int64_t n = rt / a.tiles_per_n;
+        const int64_t i0 = (rt - n * a.tiles_per_n) * RP;
+        const int64_t base = i0 * a.s - a.pad;
+        const int64_t x_row0 = n * a.Cin + (int64_t)grp * a.cin_g + ci0;
+        for (int e = tid; e < BM * RP; e += kThreads) {
+            const int ci = e / RP, il = e % RP;
+            uint32_t v = 0;
+            if (ci0 + ci < a.cin_g && i0 + il < a.L_in) v = load_elem<MODE>(x, (x_row0 + ci) * a.L_in + i0 + il);
+            put_elem<EPW>(xs, ci * kXRow + il / EPW, il % EPW, v);
+        }
+        const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g + co_lo;
+        const int nel = a.rows * a.span;
+        for (int e = tid; e < nel; e += kThreads) {
+            const int r = e / a.span, m = e - r * a.span;
+            const bool ch_ok = co_lo + r < a.cout_g;
+            const int64_t pos = base + m;
+            uint32_t v = 0;
+            if (ch_ok && pos >= 0 && pos < a.L_out) v = load_elem<MODE>(gy, (gy_row0 + r) * a.L_out + pos);
+            if (EPW == 2) {
+                const int64_t pos2 = pos + a.s;
+                uint32_t hi = 0;
+                if (ch_ok && pos2 >= 0 && pos2 < a.L_out) hi = load_elem<MODE>(gy, (gy_row0 + r) * a.L_out + pos2);
+                v |= hi << 16;
+            }
+            gys[r * a.span_pad + m] = v;
+        }
+        CT_SYNC();
+#pragma unroll
+        for (int kw = 0; kw < kRW; kw += 8) {
+            uint32_t af[2][4], as[2][4];
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi) {
+                const uint32_t *ap = xs + (wm * 32 + mi * 16 + g8) * kXRow + kw + t4;
+                af[mi][0] = ap[0];
+                af[mi][1] = ap[8 * kXRow];
+                af[mi][2] = ap[4];
+                af[mi][3] = ap[8 * kXRow + 4];
+            }
+            frag_math<MODE, WL::NI>::prep_a(af, as);
+            const int o0 = (kw + t4) * bstep, o1 = o0 + 4 * bstep;
+#pragma unroll
+            for (int ni = 0; ni < WL::NI; ++ni) {
+                uint32_t b[2] = {gys[coff[ni] + o0], gys[coff[ni] + o1]};
+                frag_math<MODE, WL::NI>::step(acc, ni, af, as, b);
+            }
+        }
+        CT_SYNC();
+    }
+
+    float *cs = reinterpret_cast<float *>(sm);
+    acc_to_smem<WL::NI>(cs, acc, wm, wn, WL::WN, lane);
+    CT_SYNC();
+    const int64_t out_row0 = (int64_t)grp * a.cin_g + ci0;
+    for (int e = tid; e < BM * kBN; e += kThreads) {
+        const int row = e / kBN, col = e % kBN;
+        if (ci0 + row < a.cin_g && j0 + col < ncols) {
+            const int64_t idx = (out_row0 + row) * ncols + j0 + col;
+            if (a.ws)
+                a.ws[split * a.wnumel + idx] = cs[row * kCStride + col];
+            else
+                store_out(static_cast<T *>(gw_) + idx, cs[row * kCStride + col]);
+        }
+    }
+}
+
+/* grad_w[e] = sum of the split partials in split order (fixed order: deterministic). */
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    bwd_weight_reduce_kernel(const float *__restrict__ ws, T *__restrict__ gw, int64_t wnumel, int splits) {
+    const int64_t e = (int64_t)blockIdx.x * kThreads + threadIdx.x;
+    if (e >= wnumel) return;
+    double s = 0.0;
+    for (int k = 0; k < splits; ++k) s += ws[k * wnumel + e];
+    store_out(gw + e, (float)s);
+}
+
+/* ------------------------------------------------------------------ host side */
+
+int mode_of(const convt1d_problem &pr) {
+    switch (pr.dtype) {
+    case CONVT1D_F32: return pr.math == CONVT1D_MATH_STRICT_FP32 ? MODE_3XTF32 : MODE_TF32;
+    case CONVT1D_F16: return MODE_F16;
+    case CONVT1D_BF16: return MODE_BF16;
+    default: return -1;
+    }
+}
+
+/* Shared preconditions: int32 in-kernel index math (channel counts, taps, window) must be safe. */
+bool basic_ok(const convt1d_problem &pr) {
+    const convt1d_params &p = pr.p;
+    return mode_of(pr) >= 0 && pr.cin_g >= kMinCinG && pr.cin_g <= (1 << 24) && pr.cout_g <= (1 << 24) &&
+           p.kernel_size <= 4096 && p.stride <= 4096 && p.dilation <= 65536 && p.groups <= 65535 &&
+           pr.cout_g * p.kernel_size <= (1 << 28);
+}
+
+int round_span_pad(int span) {
+    /* Row stride = 8 (mod 32): with stride 1 the 4 x 8 lanes of a B fragment hit 32 distinct banks. */
+    int sp = (span + 31) / 32 * 32 + 8;
+    if (sp - 32 >= span) sp -= 32;
+    return sp;
+}
+
+struct bin_plan {
+    bin_args a;
+    int BM;
+    dim3 grid;
+    size_t smem;
+};
+
+bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
+    if (!basic_ok(pr)) return false;
+    const convt1d_params &p = pr.p;
+    const int EPW = pr.dtype == CONVT1D_F32 ? 1 : 2;
+    bin_args &a = pl->a;
+    a.Cin = p.in_channels;
+    a.Cout = p.out_channels;
+    a.L_in = p.in_length;
+    a.L_out = pr.out_length;
+    a.pad = p.padding;
+    a.tiles_per_n = (p.in_length + kBN - 1) / kBN;
+    a.cin_g = (int)pr.cin_g;
+    a.cout_g = (int)pr.cout_g;
+    a.K = (int)p.kernel_size;
+    a.s = (int)p.stride;
+    a.d = (int)p.dilation;
+    const int64_t span = (int64_t)(kBN - 1) * a.s + (int64_t)a.d * (a.K - 1) + 1;
+    if (span > (1 << 20)) return false;
+    a.span = (int)span;
+    a.span_pad = round_span_pad(a.span);
+    pl->BM = pr.cin_g <= 32 ? 32 : 64;
+    /* Widest channel chunk that keeps the main-loop tiles small enough for several blocks per SM. */
+    const int64_t cw_needed = ((pr.cout_g + EPW - 1) / EPW + 7) / 8 * 8;
+    size_t main_bytes = 0;
+    a.cw = 0;
+    for (int cw = 32; cw >= 8; cw /= 2) {
+        if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
+        main_bytes = 4 * ((size_t)cw * a.span_pad + (size_t)a.K * pl->BM * (cw + 4));
+        a.cw = cw;
+        if (main_bytes <= 48 * 1024) break;
+    }
+    a.wrow = a.cw + 4;
+    const size_t epi = 4 * (size_t)pl->BM * kCStride;
+    pl->smem = main_bytes > epi ? main_bytes : epi;
+    if (pl->smem > kMaxSmem) return false;
+    const int64_t gx = p.batch * a.tiles_per_n;
+    const int64_t gy = (pr.cin_g + pl->BM - 1) / pl->BM;
+    if (gx <= 0 || gx > 0x7fffffffLL || gy > 65535) return false;
+    pl->grid = dim3((unsigned)gx, (unsigned)gy, (unsigned)p.groups);
+    return true;
+}
+
+struct bw_plan {
+    bw_args a;
+    int BM;
+    dim3 grid;
+    size_t smem;
+    size_t ws_bytes; /* workspace this plan needs (0 with one split) */
+};
+
+/* ws_avail: workspace the caller has (SIZE_MAX when planning the size itself). */
+bool plan_weight(const convt1d_problem &pr, size_t ws_avail, bw_plan *pl) {
+    if (!basic_ok(pr)) return false;
+    const convt1d_params &p = pr.p;
+    const int EPW = pr.dtype == CONVT1D_F32 ? 1 : 2;
+    const int RP = kRW * EPW;
+    bw_args &a = pl->a;
+    a.Cin = p.in_channels;
+    a.Cout = p.out_channels;
+    a.L_in = p.in_length;
+    a.L_out = pr.out_length;
+    a.pad = p.padding;
+    a.cin_g = (int)pr.cin_g;
+    a.cout_g = (int)pr.cout_g;
+    a.K = (int)p.kernel_size;
+    a.s = (int)p.stride;
+    a.d = (int)p.dilation;
+    a.tiles_per_n = (p.in_length + RP - 1) / RP;
+    a.red_tiles = p.batch * a.tiles_per_n;
+    a.wnumel = p.in_channels * pr.cout_g * p.kernel_size;
+    const int64_t ncols = pr.cout_g * p.kernel_size;
+    a.col_tiles = (int)((ncols + kBN - 1) / kBN);
+    a.rows = (kBN - 1) / a.K + 2;
+    const int64_t span = (int64_t)(RP - 1) * a.s + (int64_t)a.d * (a.K - 1) + 1;
+    if (span > (1 << 20)) return false;
+    a.span = (int)span;
+    a.span_pad = round_span_pad(a.span);
+    pl->BM = pr.cin_g <= 32 ? 32 : 64;
+    const size_t main_bytes = 4 * ((size_t)pl->BM * kXRow + (size_t)a.rows * a.span_pad);
+    const size_t epi = 4 * (size_t)pl->BM * kCStride;
+    pl->smem = main_bytes > epi ? main_bytes : epi;
+    if (pl->smem > kMaxSmem) return false;
+    const int64_t ci_tiles = (pr.cin_g + pl->BM - 1) / pl->BM;
+    const int64_t gx = ci_tiles * a.col_tiles;
+    if (gx > 0x7fffffffLL) return false;
+    const int64_t tiles_out = gx * p.groups;
+    /* Splits: enough blocks to fill the GPU, at least 8 reduction tiles each, within the workspace. */
+    int64_t splits = (kTargetBlocks + tiles_out - 1) / tiles_out;
+    const int64_t max_by_work = (a.red_tiles + 7) / 8;
+    if (splits > max_by_work) splits = max_by_work;
+    if (splits > 65535) splits = 65535;
+    const size_t per_split = (size_t)a.wnumel * sizeof(float);
+    size_t cap = ws_avail < kMaxWorkspace ? ws_avail : kMaxWorkspace;
+    if ((int64_t)(cap / per_split) < splits) splits = (int64_t)(cap / per_split);
+    if (splits < 2) splits = 1;
+    a.splits = (int)splits;
+    pl->ws_bytes = splits > 1 ? (size_t)splits * per_split : 0;
+    pl->grid = dim3((unsigned)gx, (unsigned)splits, (unsigned)p.groups);
+    a.ws = nullptr;
+    return true;
+}
+
+template <typename K>
+cudaError_t prepare(K kern, size_t smem) {
+#ifdef CONVT1D_BWD_EMU
+    (void)kern;
+    (void)smem;
+    return cudaSuccess;
+#else
+    if (smem > 48 * 1024)
+        return cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    return cudaSuccess;
+#endif
+}
+
+cudaError_t last_error() {
+#ifdef CONVT1D_BWD_EMU
+    return cudaSuccess;
+#else
+    return cudaGetLastError();
+#endif
+}
+
+template <int MODE, int BM>
+cudaError_t launch_input(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
+    void (*kern)(const void *, const void *, void *, bin_args) = bwd_input_tc_kernel<MODE, BM>;
+    cudaError_t e = prepare(kern, pl.smem);
+    if (e != cudaSuccess) return e;
+    CT_LAUNCH(kern, pl.grid, pl.smem, stream, gy, w, gx, pl.a);
+    return last_error();
+}
+
+template <int MODE>
+cudaError_t launch_input_bm(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
+    return pl.BM == 32 ? launch_input<MODE, 32>(pl, gy, w, gx, stream) : launch_input<MODE, 64>(pl, gy, w, gx, stream);
+}
+
+template <int MODE, int BM>
+cudaError_t launch_weight(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+    void (*kern)(const void *, const void *, void *, bw_args) = bwd_weight_tc_kernel<MODE, BM>;
+    cudaError_t e = prepare(kern, pl.smem);
+    if (e != cudaSuccess) return e;
+    CT_LAUNCH(kern, pl.grid, pl.smem, stream, gy, x, gw, pl.a);
+    e = last_error();
+    if (e != cudaSuccess || pl.a.splits == 1) return e;
+    typedef typename mode_traits<MODE>::T T;
+    void (*red)(const float *, T *, int64_t, int) = bwd_weight_reduce_kernel<T>;
+    const int64_t blocks = (pl.a.wnumel + kThreads - 1) / kThreads;
+    CT_LAUNCH(red, dim3((unsigned)blocks), 0, stream, (const float *)pl.a.ws, (T *)gw, pl.a.wnumel, pl.a.splits);
+    return last_error();
+}
+
+template <int MODE>
+cudaError_t launch_weight_bm(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+    return pl.BM == 32 ? launch_weight<MODE, 32>(pl, gy, x, gw, stream) : launch_weight<MODE, 64>(pl, gy, x, gw, stream);
+}
+
+} // namespace
+
+convt1d_status convt1d_bwd_input_tc(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                    cudaStream_t stream) {
+    bin_plan pl;
+    if (mode_of(pr) < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (pr.p.batch == 0) return CONVT1D_SUCCESS; /* grad_x is empty */
+    if (!plan_input(pr, &pl)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    cudaError_t e;
+    switch (mode_of(pr)) {
+    case MODE_TF32: e = launch_input_bm<MODE_TF32>(pl, grad_y, w, grad_x, stream); break;
+    case MODE_3XTF32: e = launch_input_bm<MODE_3XTF32>(pl, grad_y, w, grad_x, stream); break;
+    case MODE_F16: e = launch_input_bm<MODE_F16>(pl, grad_y, w, grad_x, stream); break;
+    default: e = launch_input_bm<MODE_BF16>(pl, grad_y, w, grad_x, stream); break;
+    }
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "tensor-core backward-input kernel: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+convt1d_status convt1d_bwd_weight_tc_workspace(const convt1d_problem &pr, size_t *bytes) {
+    bw_plan pl;
+    if (!plan_weight(pr, (size_t)-1, &pl)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    *bytes = pr.p.batch == 0 ? 0 : pl.ws_bytes;
+    return CONVT1D_SUCCESS;
+}
+
+convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                     void *workspace, size_t workspace_bytes, cudaStream_t stream) {
+    bw_plan pl;
+    if (!plan_weight(pr, workspace ? workspace_bytes : 0, &pl)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    cudaError_t e;
+    if (pr.p.batch == 0) { /* empty reduction: grad_w = 0 */
+        const size_t bytes = (size_t)pl.a.wnumel * convt1d_dtype_size(pr.dtype);
+#ifdef CONVT1D_BWD_EMU
+        memset(grad_w, 0, bytes);
+        e = cudaSuccess;
+#else
+        e = cudaMemsetAsync(grad_w, 0, bytes, stream);
+#endif
+        if (e != cudaSuccess)
+            return convt1d_fail(CONVT1D_ERROR_CUDA, "tensor-core backward-weight memset: %s", cudaGetErrorString(e));
+        return CONVT1D_SUCCESS;
+    }
+    pl.a.ws = pl.a.splits > 1 ? static_cast<float *>(workspace) : nullptr;
+    switch (mode_of(pr)) {
+    case MODE_TF32: e = launch_weight_bm<MODE_TF32>(pl, grad_y, x, grad_w, stream); break;
+    case MODE_3XTF32: e = launch_weight_bm<MODE_3XTF32>(pl, grad_y, x, grad_w, stream); break;
+    case MODE_F16: e = launch_weight_bm<MODE_F16>(pl, grad_y, x, grad_w, stream); break;
+    default: e = launch_weight_bm<MODE_BF16>(pl, grad_y, x, grad_w, stream); break;
+    }
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "tensor-core backward-weight kernel: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
