@@ -1,7 +1,186 @@
-/* Placeholder until the tensor-core forward lands: everything takes the direct kernel. */
-#include "kernels.cuh"
+/* Tensor-core forward launcher: picks a tile configuration per shape and launches the polyphase
+ * implicit-GEMM kernel of fwd_tc_kernel.cuh. Returns CONVT1D_ERROR_NOT_SUPPORTED (recording nothing)
+ * for cases it leaves to the direct kernel: f64, tiny C_in/groups (depthwise-like), pre-sm_80 GPUs,
+ * tap spreads wider than the window halo, lengths past int32. */
+#include "fwd_tc.cuh"
 
-convt1d_status convt1d_fwd_tc(const convt1d_problem &, const void *, const void *, const void *, void *,
-                              cudaStream_t) {
-    return CONVT1D_ERROR_NOT_SUPPORTED;
+#include <limits.h>
+
+using namespace convt1d_tc;
+
+namespace {
+
+struct CfgInfo {
+    int bm, bq, tmax;
+};
+
+/* The configurations: id, BM, BQ, warps along M, warps along N, tap slots, fp32 pipeline stages
+ * (16-bit always 2), min blocks per SM. Ids are stable (the dev harness forces them). */
+#define CONVT1D_TC_CONFIGS(X)             \
+    X(0, 128, 128, 2, 4, 4, 3, 2)          \
+    X(1, 64, 256, 2, 4, 8, 3, 2)           \
+    X(2, 32, 256, 1, 8, 8, 3, 2)           \
+    X(3, 16, 256, 1, 8, 16, 2, 2)          \
+    X(4, 64, 128, 2, 2, 8, 3, 4)           \
+    X(5, 128, 128, 2, 4, 4, 3, 1)
+
+CfgInfo cfg_info(int cfg) {
+    switch (cfg) {
+#define X(id, bm, bq, wm, wn, tm, st, mb) \
+    case id: return CfgInfo{bm, bq, tm};
+        CONVT1D_TC_CONFIGS(X)
+#undef X
+    }
+    return CfgInfo{0, 0, 0};
+}
+
+template <int MODE, int BM, int BQ, int WM, int WN, int TMAX, int ST, int MINB>
+cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t stream) {
+    constexpr int STAGES = MODE >= F16 ? 2 : ST;
+    auto kern = fwd_tc_kernel<MODE, BM, BQ, WM, WN, TMAX, STAGES, MINB>;
+    constexpr int smem = smem_words<BM, BQ, TMAX, STAGES>() * 4;
+    /* The dynamic shared-memory limit is per function and per device; setting it is a cheap host call. */
+    cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (e != cudaSuccess) return e;
+    /* Keep freed scratch in the default pool across synchronizations (its default threshold of 0
+     * would hand it back to the driver at every sync and make the next call map it again). */
+    static int pool_dev = -1;
+    int dev = 0;
+    if (cudaGetDevice(&dev) == cudaSuccess && dev != pool_dev) {
+        cudaMemPool_t pool;
+        if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+            uint64_t keep = 256ull << 20;
+            cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+        }
+        pool_dev = dev;
+    }
+    const int64_t words = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * 8 * BM;
+    /* Stream-ordered scratch for the packed weights: no host sync, freed once the kernel is done. */
+    void *wp = nullptr;
+    e = cudaMallocAsync(&wp, (size_t)words * 4, stream);
+    if (e != cudaSuccess) return e;
+    Args b = a;
+    b.wp = (const uint32_t *)wp;
+    pack_weights_kernel<MODE, BM><<<(unsigned)((words + 255) / 256), 256, 0, stream>>>(w, b, words);
+    kern<<<grid, WM * WN * 32, smem, stream>>>(b);
+    e = cudaGetLastError();
+    cudaError_t f = cudaFreeAsync(wp, stream);
+    return e != cudaSuccess ? e : f;
+}
+
+template <int MODE>
+cudaError_t launch_mode(int cfg, const Args &a, const void *w, unsigned grid, cudaStream_t stream) {
+    switch (cfg) {
+#define X(id, bm, bq, wm, wn, tm, st, mb) \
+    case id: return launch_one<MODE, bm, bq, wm, wn, tm, st, mb>(a, w, grid, stream);
+        CONVT1D_TC_CONFIGS(X)
+#undef X
+    }
+    return cudaErrorInvalidValue;
+}
+
+int gcd_int(int a, int b) {
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Heuristic: tile M by C_out/groups, then make sure the phase's tap list fits the config. */
+int pick_cfg(int cout_g, int tmax) {
+    int cfg;
+    if (cout_g > 64) cfg = tmax <= 4 ? 0 : 1;
+    else if (cout_g > 32) cfg = 1;
+    else if (cout_g > 16) cfg = 2;
+    else cfg = 3;
+    if (tmax > cfg_info(cfg).tmax) cfg = 3; /* widest tap budget */
+    return cfg;
+}
+
+int sm_major() {
+    static int major = -1; /* one GPU generation per process is the common case */
+    if (major < 0) {
+        int dev = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+        int m = 0;
+        if (cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
+        major = m;
+    }
+    return major;
+}
+
+}  // namespace
+
+convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
+                                  void *y, cudaStream_t stream, int cfg) {
+    const convt1d_params &P = pr.p;
+    if (pr.dtype == CONVT1D_F64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (pr.cin_g < CONVT1D_TC_MIN_CIN_G) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.batch == 0) return CONVT1D_SUCCESS;
+    const int64_t lim = INT_MAX / 2;
+    if (P.in_length > lim || pr.out_length > lim || P.in_channels > lim || P.out_channels > lim ||
+        P.kernel_size > lim || P.stride > 4096 || P.padding > lim || P.dilation > lim || P.batch > lim)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (sm_major() < 8) return CONVT1D_ERROR_NOT_SUPPORTED;
+
+    Args a;
+    a.x = x;
+    a.wp = nullptr;
+    a.bias = bias;
+    a.y = y;
+    a.N = (int)P.batch;
+    a.cin = (int)P.in_channels;
+    a.cout = (int)P.out_channels;
+    a.cin_g = (int)pr.cin_g;
+    a.cout_g = (int)pr.cout_g;
+    a.G = (int)P.groups;
+    a.L_in = (int)P.in_length;
+    a.L_out = (int)pr.out_length;
+    a.K = (int)P.kernel_size;
+    a.s = (int)P.stride;
+    a.p = (int)P.padding;
+    a.d = (int)P.dilation;
+    const int gc = gcd_int(a.s, a.d);
+    a.sg_k = a.s / gc;
+    a.sg_off = a.d / gc;
+    a.tmax = (a.K - 1) / a.sg_k + 1; /* phase 0 always has the most taps */
+    if ((int64_t)(a.tmax - 1) * a.sg_off > HALO_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+
+    if (cfg < 0) cfg = pick_cfg(a.cout_g, a.tmax);
+    const CfgInfo ci = cfg_info(cfg);
+    if (ci.bm == 0 || a.tmax > ci.tmax) return CONVT1D_ERROR_NOT_SUPPORTED;
+
+    a.q_min = a.p / a.s;
+    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.s;
+    const int64_t lq = q_max - a.q_min + 1;
+    a.q_tiles = (int)((lq + ci.bq - 1) / ci.bq);
+    a.co_tiles = (a.cout_g + ci.bm - 1) / ci.bm;
+    const int cpc = pr.dtype == CONVT1D_F32 ? 8 : 16;
+    a.nch = (a.cin_g + cpc - 1) / cpc;
+    const int64_t grid = (int64_t)a.co_tiles * a.s * a.q_tiles * a.N * a.G;
+    if (grid > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Packed weights: about the weight tensor's size, padded; refuse absurd ones (huge strides). */
+    const int64_t packed = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * 8 * ci.bm * 4;
+    if (packed > ((int64_t)1 << 30)) return CONVT1D_ERROR_NOT_SUPPORTED;
+
+    cudaError_t e;
+    switch (pr.dtype) {
+    case CONVT1D_F32:
+        e = pr.math == CONVT1D_MATH_STRICT_FP32 ? launch_mode<F32X3>(cfg, a, w, (unsigned)grid, stream)
+                                                : launch_mode<TF32>(cfg, a, w, (unsigned)grid, stream);
+        break;
+    case CONVT1D_F16: e = launch_mode<F16>(cfg, a, w, (unsigned)grid, stream); break;
+    case CONVT1D_BF16: e = launch_mode<BF16>(cfg, a, w, (unsigned)grid, stream); break;
+    default: return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "tensor-core forward launch failed: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
+                              cudaStream_t stream) {
+    return convt1d_fwd_tc_cfg(pr, x, w, bias, y, stream, -1);
 }

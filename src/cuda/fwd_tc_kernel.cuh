@@ -1,0 +1,420 @@
+/* Tensor-core forward: polyphase implicit GEMM on mma.sync (sm_80 and later).
+ *
+ * For group g and stride phase r (t = o + p, r = t mod s, q = t div s) the output is a GEMM
+ *   Y[co, q] = sum_{ci, j} W[ci, co, k_j] * X[ci, q - off_j]
+ * over the taps k_j = k0 + j * (s/gcd) that reach phase r (off_j = off0 + j * (d/gcd)).
+ * A block owns BM output channels x BQ consecutive q of one (n, g, r). Per chunk of input channels it
+ * stages one input window (BQ + halo columns) and the weights of all taps of the phase in shared
+ * memory; each tap is then a shifted view of the same window, so input is read once per block.
+ *
+ * Shared memory is kept in 32-bit "words": one fp32 value, or one pair of 16-bit channels (ci, ci+1)
+ * as the m16n8k16 fragments want them. A chunk is 8 word rows (8 fp32 channels = one m16n8k8 step,
+ * or 16 half channels = one m16n8k16 step), so fragment addressing is the same for every dtype;
+ * only the mma instruction differs. Row strides are 8 (mod 32) words: fragment loads are
+ * bank-conflict free for any tap shift.
+ *
+ * Weights are first repacked (pack_weights_kernel, tiny) into exactly the shared-memory image each
+ * block needs per chunk: [g][r][co tile][chunk][tap slot][8 rows][BM], zero-padded, 16-bit pairs
+ * already formed. The main kernel then streams them with 16-byte cp.async and no index math.
+ * fp32 inputs stream with 4-byte cp.async (zero-filled outside the tensor) through a STAGES-deep
+ * ring; 16-bit inputs go through registers one chunk ahead so that channel pairs can be packed.
+ *
+ * Modes: TF32 (cvt.rna to tf32), F32X3 (3xTF32 split, fp32-accurate: big*big + big*small +
+ * small*big), F16 and BF16 (f32 accumulate, 16-bit output). */
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+namespace convt1d_tc {
+
+enum Mode { TF32 = 0, F32X3 = 1, F16 = 2, BF16 = 3 };
+
+constexpr int HALO_MAX = 32; /* widest tap spread (T-1)*(d/gcd) a block's window can absorb */
+
+struct Args {
+    const void *x;
+    const uint32_t *wp; /* packed weights */
+    const void *bias;
+    void *y;
+    int N, cin, cout, cin_g, cout_g, G;
+    int L_in, L_out, K, s, p, d;
+    int sg_k, sg_off; /* taps of one phase step by sg_k in k and by sg_off in input offset */
+    int tmax;         /* taps of phase 0, the most any phase has: tap slots per packed chunk */
+    int q_min;        /* floor(p / s): the first q of any phase */
+    int q_tiles, co_tiles, nch;
+};
+
+/* Taps of phase r: the first k with k*d = r (mod s), then every s/gcd(s,d). */
+__device__ __forceinline__ void phase_taps(int r, const Args &a, int &k0, int &T, int &off0) {
+    k0 = -1;
+    const int lim = a.K < a.sg_k ? a.K : a.sg_k;
+    for (int k = 0; k < lim; ++k)
+        if ((int)(((int64_t)k * a.d) % a.s) == r) { k0 = k; break; }
+    T = 0;
+    off0 = 0;
+    if (k0 >= 0) {
+        T = (a.K - 1 - k0) / a.sg_k + 1;
+        off0 = (int)(((int64_t)k0 * a.d - r) / a.s);
+    }
+}
+
+template <int MODE> __device__ __forceinline__ uint32_t raw_bits(const void *p, int64_t idx) {
+    if (MODE >= F16) return (uint32_t)__ldg((const unsigned short *)p + idx);
+    return __float_as_uint(__ldg((const float *)p + idx));
+}
+
+/* One thread per packed word. */
+template <int MODE, int BM>
+__global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
+    constexpr bool HALF = MODE >= F16;
+    constexpr int CPC = HALF ? 16 : 8;
+    const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= total) return;
+    int64_t t = idx;
+    const int m = (int)(t % BM); t /= BM;
+    const int row = (int)(t % 8); t /= 8;
+    const int j = (int)(t % a.tmax); t /= a.tmax;
+    const int c = (int)(t % a.nch); t /= a.nch;
+    const int cot = (int)(t % a.co_tiles); t /= a.co_tiles;
+    const int r = (int)(t % a.s);
+    const int g = (int)(t / a.s);
+    int k0, T, off0;
+    phase_taps(r, a, k0, T, off0);
+    const int co = cot * BM + m;
+    uint32_t v = 0;
+    if (j < T && co < a.cout_g) {
+        const int k = k0 + j * a.sg_k;
+#pragma unroll
+        for (int h = 0; h < (HALF ? 2 : 1); ++h) {
+            const int ci = c * CPC + row * (HALF ? 2 : 1) + h;
+            if (ci < a.cin_g)
+                v |= raw_bits<MODE>(w, (((int64_t)g * a.cin_g + ci) * a.cout_g + co) * a.K + k) << (16 * h);
+        }
+    }
+    ((uint32_t *)a.wp)[idx] = v;
+}
+
+__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void cp_async4(uint32_t dst, const void *src, bool ok) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(ok ? 4 : 0));
+}
+__device__ __forceinline__ void cp_async16(uint32_t dst, const void *src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;"); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
+
+__device__ __forceinline__ uint32_t to_tf32(uint32_t v) {
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(__uint_as_float(v)));
+    return r;
+}
+
+__device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                 "{%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+template <int MODE>
+__device__ __forceinline__ void mma_16(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    if (MODE == F16)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                     "{%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+template <int MODE> __device__ __forceinline__ void store_out(void *y, int64_t idx, float v) {
+    if (MODE == F16)
+        ((__half *)y)[idx] = __float2half_rn(v);
+    else if (MODE == BF16)
+        ((__nv_bfloat16 *)y)[idx] = __float2bfloat16_rn(v);
+    else
+        ((float *)y)[idx] = v;
+}
+/* Two adjacent outputs with one store; the address must be aligned to two elements. */
+template <int MODE> __device__ __forceinline__ void store_out2(void *y, int64_t idx, float v0, float v1) {
+    if (MODE == F16)
+        *(__half2 *)((__half *)y + idx) = __floats2half2_rn(v0, v1);
+    else if (MODE == BF16)
+        *(__nv_bfloat162 *)((__nv_bfloat16 *)y + idx) = __floats2bfloat162_rn(v0, v1);
+    else
+        *(float2 *)((float *)y + idx) = make_float2(v0, v1);
+}
+template <int MODE> __device__ __forceinline__ float load_bias(const void *b, int64_t idx) {
+    if (MODE == F16) return __half2float(((const __half *)b)[idx]);
+    if (MODE == BF16) return __bfloat162float(((const __nv_bfloat16 *)b)[idx]);
+    return ((const float *)b)[idx];
+}
+
+/* Shared memory words one block of this configuration needs. */
+template <int BM, int BQ, int TMAX, int STAGES> constexpr int smem_words() {
+    return STAGES * 8 * (BQ + HALO_MAX + 8) + STAGES * TMAX * 8 * (BM + 8);
+}
+
+template <int MODE, int BM, int BQ, int WM, int WN, int TMAX, int STAGES, int MINB>
+__global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a) {
+    constexpr int NTH = WM * WN * 32;
+    constexpr int NW = WM * WN;
+    constexpr int WTM = BM / WM, WTN = BQ / WN;
+    constexpr int MT = WTM / 16, NT = WTN / 8;
+    constexpr bool HALF = MODE >= F16;
+    constexpr int KR = 8;                /* word rows per chunk */
+    constexpr int CPC = HALF ? 16 : 8;   /* input channels per chunk */
+    constexpr int XCOLS = BQ + HALO_MAX; /* widest window, a multiple of 32 */
+    constexpr int XS = XCOLS + 8;        /* smem row stride, 8 mod 32 */
+    constexpr int WS = BM + 8;           /* smem row stride, 8 mod 32 (BM a multiple of 32) or 24 (BM 16) */
+    constexpr int XROWS = KR / NW > 0 ? KR / NW : 1; /* window rows one warp stages */
+    constexpr int XC = XCOLS / 32;
+    constexpr int XSTAGE = KR * XS, WSTAGE = TMAX * KR * WS;
+    static_assert(MT >= 1 && NT >= 1 && WTM % 16 == 0 && WTN % 8 == 0, "tile");
+    static_assert(NW <= KR || NW % KR == 0, "warps vs rows");
+    static_assert(XCOLS % 32 == 0 && BM % 16 == 0, "window");
+    static_assert(!HALF || STAGES == 2, "16-bit inputs stage through registers, one chunk ahead");
+
+    extern __shared__ __align__(16) uint32_t smem[];
+    uint32_t *Xs = smem;                  /* [STAGES][KR][XS] */
+    uint32_t *Ws = smem + STAGES * XSTAGE; /* [STAGES][TMAX][KR][WS] */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int gq = lane >> 2, tq = lane & 3;
+    const int wm0 = (warp / WN) * WTM, wn0 = (warp % WN) * WTN;
+
+    /* Block -> (co tile, phase, q tile, n, g); co tile and phase vary fastest so that the blocks
+     * sharing an input window run together and the window comes from L2 after the first. */
+    int bid = blockIdx.x;
+    const int cot = bid % a.co_tiles; bid /= a.co_tiles;
+    const int r = bid % a.s; bid /= a.s;
+    const int qt = bid % a.q_tiles; bid /= a.q_tiles;
+    const int n = bid % a.N;
+    const int g = bid / a.N;
+
+    int k0, T, off0;
+    phase_taps(r, a, k0, T, off0);
+    const int co0 = cot * BM;
+    const int qa = a.q_min + qt * BQ;
+    const int ib = qa - off0 - (T - 1) * a.sg_off; /* input index of window column 0 */
+    const int win = BQ + (T > 0 ? (T - 1) * a.sg_off : 0);
+
+    float acc[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+
+    const int nch = T > 0 ? a.nch : 0;
+    /* This block's window rows start here; chunk c adds c * CPC rows. */
+    const char *xblk = (const char *)a.x + (((int64_t)n * a.cin + (int64_t)g * a.cin_g) * a.L_in) * (HALF ? 2 : 4);
+    const uint32_t *wblk = a.wp + ((((int64_t)g * a.s + r) * a.co_tiles + cot) * a.nch) * (int64_t)a.tmax * KR * BM;
+    const int wvecs = T * KR * BM / 4; /* 16-byte vectors of one chunk's weights */
+
+    uint32_t xr[HALF ? XROWS : 1][HALF ? XC : 1][2]; /* 16-bit path only */
+
+    /* Weights of chunk c -> stage st (cp.async, 16 bytes each). */
+    auto issue_w = [&](int c, int st) {
+        const uint32_t *src = wblk + (int64_t)c * a.tmax * KR * BM;
+        uint32_t *dst = Ws + st * WSTAGE;
+        for (int v = tid; v < wvecs; v += NTH) {
+            const int m4 = v % (BM / 4), jr = v / (BM / 4); /* jr = j * KR + row */
+            cp_async16(smem_u32(dst + jr * WS + m4 * 4), src + v * 4);
+        }
+    };
+    /* fp32 window of chunk c -> stage st (cp.async, 4 bytes each, zero-filled outside). */
+    auto issue_x32 = [&](int c, int st) {
+        uint32_t *dst = Xs + st * XSTAGE;
+#pragma unroll
+        for (int rr = 0; rr < XROWS; ++rr) {
+            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+            const int ci = c * CPC + row;
+            const float *src = (const float *)xblk + (int64_t)ci * a.L_in + ib;
+            const bool rok = ci < a.cin_g && (NW <= KR || warp < KR);
+            if (NW > KR && warp >= KR) continue;
+#pragma unroll
+            for (int cc = 0; cc < XC; ++cc) {
+                const int col = lane + 32 * cc;
+                const int i = ib + col;
+                const bool ok = rok && col < win && i >= 0 && i < a.L_in;
+                cp_async4(smem_u32(dst + row * XS + col), ok ? (const void *)(src + col) : a.x, ok);
+            }
+        }
+    };
+    auto load_x16 = [&](int c) {
+#pragma unroll
+        for (int rr = 0; rr < XROWS; ++rr) {
+            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int ci = c * CPC + 2 * row + h;
+                const unsigned short *src = (const unsigned short *)xblk + (int64_t)ci * a.L_in + ib;
+#pragma unroll
+                for (int cc = 0; cc < XC; ++cc) {
+                    const int col = lane + 32 * cc;
+                    const int i = ib + col;
+                    const bool ok = ci < a.cin_g && col < win && i >= 0 && i < a.L_in;
+                    xr[HALF ? rr : 0][HALF ? cc : 0][h] = ok ? (uint32_t)__ldg(src + col) : 0u;
+                }
+            }
+        }
+    };
+    auto store_x16 = [&](int st) {
+        uint32_t *dst = Xs + st * XSTAGE;
+        if (NW > KR && warp >= KR) return;
+#pragma unroll
+        for (int rr = 0; rr < XROWS; ++rr) {
+            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+#pragma unroll
+            for (int cc = 0; cc < XC; ++cc)
+                dst[row * XS + lane + 32 * cc] = xr[HALF ? rr : 0][HALF ? cc : 0][0] | (xr[HALF ? rr : 0][HALF ? cc : 0][1] << 16);
+        }
+    };
+    auto compute_chunk = [&](int st) {
+        const uint32_t *xs0 = Xs + st * XSTAGE;
+        const uint32_t *ws0 = Ws + st * WSTAGE;
+        for (int j = 0; j < T; ++j) {
+            const uint32_t *wsj = ws0 + j * KR * WS + wm0 + gq;
+            const uint32_t *xsj = xs0 + (T - 1 - j) * a.sg_off + wn0 + gq;
+            uint32_t af[MT][4], bf[NT][2];
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt) {
+                af[mt][0] = wsj[tq * WS + mt * 16];
+                af[mt][1] = wsj[tq * WS + mt * 16 + 8];
+                af[mt][2] = wsj[(tq + 4) * WS + mt * 16];
+                af[mt][3] = wsj[(tq + 4) * WS + mt * 16 + 8];
+            }
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) {
+                bf[nt][0] = xsj[tq * XS + nt * 8];
+                bf[nt][1] = xsj[(tq + 4) * XS + nt * 8];
+            }
+            if (MODE == TF32) {
+#pragma unroll
+                for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) af[mt][e] = to_tf32(af[mt][e]);
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                    for (int e = 0; e < 2; ++e) bf[nt][e] = to_tf32(bf[nt][e]);
+#pragma unroll
+                for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                    for (int nt = 0; nt < NT; ++nt) mma_tf32(acc[mt][nt], af[mt], bf[nt]);
+            } else if (MODE == F32X3) {
+                /* v = big + small, both tf32; the small*small term (2^-22 relative) is dropped. */
+                uint32_t as[MT][4], bs[NT][2];
+#pragma unroll
+                for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const uint32_t big = to_tf32(af[mt][e]);
+                        as[mt][e] = to_tf32(__float_as_uint(__uint_as_float(af[mt][e]) - __uint_as_float(big)));
+                        af[mt][e] = big;
+                    }
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                    for (int e = 0; e < 2; ++e) {
+                        const uint32_t big = to_tf32(bf[nt][e]);
+                        bs[nt][e] = to_tf32(__float_as_uint(__uint_as_float(bf[nt][e]) - __uint_as_float(big)));
+                        bf[nt][e] = big;
+                    }
+#pragma unroll
+                for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                    for (int nt = 0; nt < NT; ++nt) {
+                        mma_tf32(acc[mt][nt], as[mt], bf[nt]);
+                        mma_tf32(acc[mt][nt], af[mt], bs[nt]);
+                        mma_tf32(acc[mt][nt], af[mt], bf[nt]);
+                    }
+            } else {
+#pragma unroll
+                for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                    for (int nt = 0; nt < NT; ++nt) mma_16<MODE>(acc[mt][nt], af[mt], bf[nt]);
+            }
+        }
+    };
+
+    if (nch > 0) {
+        if (!HALF) {
+            /* Ring of STAGES buffers: chunk c lives in stage c % STAGES. One commit group per chunk
+             * (empty past the end) keeps wait_group's count uniform. */
+#pragma unroll
+            for (int st = 0; st < STAGES - 1; ++st) {
+                if (st < nch) {
+                    issue_w(st, st);
+                    issue_x32(st, st);
+                }
+                cp_async_commit();
+            }
+            for (int c = 0; c < nch; ++c) {
+                cp_async_wait<STAGES - 2>();
+                __syncthreads(); /* chunk c visible to all; everyone is past chunk c-1 */
+                const int cn = c + STAGES - 1;
+                if (cn < nch) {
+                    issue_w(cn, cn % STAGES);
+                    issue_x32(cn, cn % STAGES);
+                }
+                cp_async_commit();
+                compute_chunk(c % STAGES);
+            }
+        } else {
+            issue_w(0, 0);
+            cp_async_commit();
+            load_x16(0);
+            store_x16(0);
+            for (int c = 0; c < nch; ++c) {
+                cp_async_wait<0>();
+                __syncthreads();
+                const bool more = c + 1 < nch;
+                if (more) {
+                    issue_w(c + 1, (c + 1) & 1);
+                    cp_async_commit();
+                    load_x16(c + 1); /* in flight while the tensor cores work on chunk c */
+                }
+                compute_chunk(c & 1);
+                if (more) store_x16((c + 1) & 1);
+            }
+        }
+    }
+
+    /* Epilogue: bias, convert, store. Phase r's outputs sit s apart; with s == 1 two adjacent
+     * accumulators go out as one 8-byte (fp32) or 4-byte (16-bit) store when aligned. */
+    const int64_t ybase = ((int64_t)n * a.cout + (int64_t)g * a.cout_g) * a.L_out;
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int co = co0 + wm0 + mt * 16 + gq + 8 * h;
+            if (co >= a.cout_g) continue;
+            const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.cout_g + co) : 0.f;
+            const int64_t yrow = ybase + (int64_t)co * a.L_out;
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) {
+                const int q = qa + wn0 + nt * 8 + 2 * tq;
+                const int64_t o = (int64_t)q * a.s + r - a.p;
+                const float v0 = acc[mt][nt][2 * h] + bv, v1 = acc[mt][nt][2 * h + 1] + bv;
+                if (a.s == 1 && o >= 0 && o + 1 < a.L_out &&
+                    (((uintptr_t)a.y + (uintptr_t)(yrow + o) * (HALF ? 2 : 4)) & (HALF ? 3 : 7)) == 0) {
+                    store_out2<MODE>(a.y, yrow + o, v0, v1);
+                } else {
+                    if (o >= 0 && o < a.L_out) store_out<MODE>(a.y, yrow + o, v0);
+                    const int64_t o1 = o + a.s;
+                    if (o1 >= 0 && o1 < a.L_out) store_out<MODE>(a.y, yrow + o1, v1);
+                }
+            }
+        }
+}
+
+}  // namespace convt1d_tc
