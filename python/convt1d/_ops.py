@@ -1,0 +1,351 @@
+"""The `convt1d::` PyTorch operators: schema, CPU/CUDA kernels (ctypes into the C library), fake
+(shape) kernels, autograd (with double backward) and autocast.
+
+Low-level torch.library API on purpose: the kernels are plain Python functions registered per dispatch
+key, so eager calls pay one dispatcher hop and torch.compile sees an opaque op with a fake kernel.
+"""
+from __future__ import annotations
+
+import torch
+
+from . import _lib
+
+__all__ = ["forward_impl", "backward_impl", "EagerFunction", "DTYPES"]
+
+DTYPES = {torch.float32: _lib.F32, torch.float16: _lib.F16, torch.bfloat16: _lib.BF16,
+          torch.float64: _lib.F64}
+
+_c = _lib.lib
+_fwd_cpu = _c.convt1d_forward_cpu
+_bwd_in_cpu = _c.convt1d_backward_input_cpu
+_bwd_w_cpu = _c.convt1d_backward_weight_cpu
+_bwd_b_cpu = _c.convt1d_backward_bias_cpu
+_fwd_cuda = _c.convt1d_forward_cuda
+_bwd_in_cuda = _c.convt1d_backward_input_cuda
+_bwd_w_cuda = _c.convt1d_backward_weight_cuda
+_bwd_b_cuda = _c.convt1d_backward_bias_cuda
+_params = _lib.params
+_num_threads = torch.get_num_threads
+_cudnn = torch.backends.cudnn
+try:  # raw cudaStream_t of the current stream without building a torch.cuda.Stream (~1 us saved)
+    _raw_stream = torch._C._cuda_getCurrentRawStream
+except AttributeError:  # pragma: no cover
+    def _raw_stream(index):
+        return torch.cuda.current_stream(index).cuda_stream
+
+
+def _cout(w, groups):
+    # groups < 1 must reach the C core as such so that its message names groups, not C_out.
+    return w.shape[1] * groups if groups >= 1 else w.shape[1]
+
+
+def _dtype_code(t: torch.Tensor) -> int:
+    code = DTYPES.get(t.dtype)
+    if code is None:
+        raise _lib.Convt1dError(
+            f"convt1d supports float32, float16, bfloat16 and float64 tensors, got {t.dtype}",
+            _lib.NOT_SUPPORTED)
+    return code
+
+
+def _math() -> int:
+    # Read at every call, like cuDNN does: TF32 only when PyTorch allows it for convolutions.
+    return _lib.MATH_ALLOW_TF32 if _cudnn.allow_tf32 else _lib.MATH_STRICT_FP32
+
+
+class _DeviceGuard:
+    """Makes x's CUDA device current for the C call (the library launches on the current device)."""
+    __slots__ = ("idx", "prev")
+
+    def __init__(self, idx: int):
+        self.idx = idx
+
+    def __enter__(self):
+        self.prev = torch.cuda.current_device()
+        if self.prev != self.idx:
+            torch.cuda.set_device(self.idx)
+
+    def __exit__(self, *exc):
+        if self.prev != self.idx:
+            torch.cuda.set_device(self.prev)
+        return False
+
+
+def _same_cuda_device(*ts):
+    idx = ts[0].get_device()
+    for t in ts[1:]:
+        if t is not None and t.get_device() != idx:
+            raise _lib.Convt1dError(
+                f"Expected all tensors to be on the same device, but found cuda:{idx} and {t.device}",
+                _lib.INVALID_VALUE)
+    return idx
+
+
+# ------------------------------------------------------------------------------------ real kernels
+def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
+    """y = conv_transpose1d(x, w, b) for contiguous-able 3-D x on CPU or CUDA (no autograd)."""
+    if not x.is_contiguous():
+        x = x.contiguous()
+    if not w.is_contiguous():
+        w = w.contiguous()
+    if b is not None and not b.is_contiguous():
+        b = b.contiguous()
+    n, cin, length = x.shape
+    cout = _cout(w, groups)
+    p, lout = _params((n, cin, cout, length, w.shape[2], stride, padding, output_padding, dilation,
+                       groups))
+    dt = _dtype_code(x)
+    y = torch.empty((n, cout, lout), dtype=x.dtype, device=x.device)
+    bp = None if b is None else b.data_ptr()
+    if x.is_cuda:
+        idx = _same_cuda_device(x, w, b)
+        if idx == torch.cuda.current_device():
+            st = _fwd_cuda(p, dt, _math(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), _raw_stream(idx))
+        else:
+            with _DeviceGuard(idx):
+                st = _fwd_cuda(p, dt, _math(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(),
+                               _raw_stream(idx))
+    else:
+        st = _fwd_cpu(p, dt, x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), _num_threads())
+    if st:
+        _lib.raise_for(st, "convt1d forward")
+    return y
+
+
+def backward_impl(gy, x, w, stride, padding, output_padding, groups, dilation, output_mask):
+    """(grad_input, grad_weight, grad_bias); an entry not asked for in output_mask is an empty tensor."""
+    gy = gy.contiguous()
+    x = x.contiguous()
+    w = w.contiguous()
+    n, cin, length = x.shape
+    cout = _cout(w, groups)
+    p, lout = _params((n, cin, cout, length, w.shape[2], stride, padding, output_padding, dilation,
+                       groups))
+    if tuple(gy.shape) != (n, cout, lout):
+        raise _lib.Convt1dError(
+            f"grad_output has shape {list(gy.shape)}, expected {[n, cout, lout]}", _lib.INVALID_VALUE)
+    if not (gy.dtype == x.dtype == w.dtype):
+        raise _lib.Convt1dError(
+            f"grad_output ({gy.dtype}), input ({x.dtype}) and weight ({w.dtype}) must share one dtype",
+            _lib.INVALID_VALUE)
+    dt = _dtype_code(x)
+    want_x, want_w, want_b = output_mask
+    gx = torch.empty_like(x) if want_x else x.new_empty(0)
+    gw = torch.empty_like(w) if want_w else w.new_empty(0)
+    gb = gy.new_empty(cout) if want_b else gy.new_empty(0)
+    if x.is_cuda:
+        idx = _same_cuda_device(gy, x, w)
+        with _DeviceGuard(idx):
+            s, m = _raw_stream(idx), _math()
+            if want_x:
+                _lib.check(_bwd_in_cuda(p, dt, m, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), s),
+                           "convt1d backward (input)")
+            if want_w:
+                nbytes = _lib.workspace_size(p, dt)
+                ws = torch.empty(nbytes, dtype=torch.uint8, device=x.device) if nbytes else None
+                _lib.check(_bwd_w_cuda(p, dt, m, gy.data_ptr(), x.data_ptr(), gw.data_ptr(),
+                                       None if ws is None else ws.data_ptr(), nbytes, s),
+                           "convt1d backward (weight)")
+            if want_b:
+                _lib.check(_bwd_b_cuda(p, dt, gy.data_ptr(), gb.data_ptr(), s), "convt1d backward (bias)")
+    else:
+        nt = _num_threads()
+        if want_x:
+            _lib.check(_bwd_in_cpu(p, dt, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), nt),
+                       "convt1d backward (input)")
+        if want_w:
+            _lib.check(_bwd_w_cpu(p, dt, gy.data_ptr(), x.data_ptr(), gw.data_ptr(), nt),
+                       "convt1d backward (weight)")
+        if want_b:
+            _lib.check(_bwd_b_cpu(p, dt, gy.data_ptr(), gb.data_ptr(), nt), "convt1d backward (bias)")
+    return gx, gw, gb
+
+
+# ------------------------------------------------------------------------------------ registration
+_LIB = torch.library.Library("convt1d", "DEF")
+_LIB.define(
+    "conv_transpose1d(Tensor input, Tensor weight, Tensor? bias, int stride, int padding, "
+    "int output_padding, int groups, int dilation) -> Tensor")
+_LIB.define(
+    "conv_transpose1d_backward(Tensor grad_output, Tensor input, Tensor weight, int stride, "
+    "int padding, int output_padding, int groups, int dilation, bool[3] output_mask) "
+    "-> (Tensor, Tensor, Tensor)")
+for _key in ("CPU", "CUDA"):
+    _LIB.impl("conv_transpose1d", forward_impl, _key)
+    _LIB.impl("conv_transpose1d_backward", backward_impl, _key)
+
+_op_fwd = torch.ops.convt1d.conv_transpose1d.default
+_op_bwd = torch.ops.convt1d.conv_transpose1d_backward.default
+
+
+def _is_sym(v) -> bool:
+    return isinstance(v, torch.SymInt)
+
+
+def _concrete(v) -> int:
+    # Channel counts and kernel size are specialized (guarded) under dynamic shapes; lengths are not.
+    return int(v)
+
+
+def _sym_output_length(n, cin, cout, length, k, stride, padding, output_padding, dilation, groups):
+    """L_out from the C core, also when L_in is symbolic (torch.compile with dynamic shapes)."""
+    cin, cout, k = _concrete(cin), _concrete(cout), _concrete(k)
+    stride, padding, output_padding = _concrete(stride), _concrete(padding), _concrete(output_padding)
+    dilation, groups = _concrete(dilation), _concrete(groups)
+    nb = 1 if _is_sym(n) else n
+    if not _is_sym(length):
+        return _params((nb, cin, cout, length, k, stride, padding, output_padding, dilation, groups))[1]
+    # L_out is affine in L_in with slope `stride` (the definition); take the intercept from the C core
+    # at a large concrete length so that every other rule is still checked by C.
+    ref = 1 << 20
+    lref = _params((1, cin, cout, ref, k, stride, padding, output_padding, dilation, groups))[1]
+    lout = stride * length + (lref - stride * ref)
+    torch._check(length >= 1, lambda: "input length (L_in) must be >= 1")
+    torch._check(lout >= 1, lambda: "output length must be >= 1 (output size is too small)")
+    return lout
+
+
+@torch.library.register_fake("convt1d::conv_transpose1d", lib=_LIB)
+def _fwd_fake(x, w, b, stride, padding, output_padding, groups, dilation):
+    torch._check(x.dim() == 3 and w.dim() == 3, lambda: "convt1d::conv_transpose1d takes 3-D input and weight")
+    n, cin, length = x.shape
+    cout = _cout(w, groups)
+    lout = _sym_output_length(n, cin, cout, length, w.shape[2], stride, padding, output_padding,
+                              dilation, groups)
+    return x.new_empty((n, cout, lout))
+
+
+@torch.library.register_fake("convt1d::conv_transpose1d_backward", lib=_LIB)
+def _bwd_fake(gy, x, w, stride, padding, output_padding, groups, dilation, output_mask):
+    cout = _cout(w, groups)
+    return (x.new_empty(x.shape) if output_mask[0] else x.new_empty(0),
+            w.new_empty(w.shape) if output_mask[1] else w.new_empty(0),
+            gy.new_empty(cout) if output_mask[2] else gy.new_empty(0))
+
+
+# --- autograd of the forward op: one backward-op call computes exactly the gradients needed.
+def _fwd_setup(ctx, inputs, output):
+    x, w, b, stride, padding, output_padding, groups, dilation = inputs
+    ctx.conv = (stride, padding, output_padding, groups, dilation)
+    ctx.save_for_backward(x, w)  # references only (as PyTorch's convolution does), no copies
+
+
+def _fwd_backward(ctx, gy):
+    x, w = ctx.saved_tensors
+    need = ctx.needs_input_grad
+    mask = [bool(need[0]), bool(need[1]), bool(need[2])]
+    nones = (None,) * 5
+    if not any(mask) or gy is None:
+        return (None, None, None) + nones
+    stride, padding, output_padding, groups, dilation = ctx.conv
+    gx, gw, gb = _op_bwd(gy, x, w, stride, padding, output_padding, groups, dilation, mask)
+    return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None) + nones
+
+
+torch.library.register_autograd("convt1d::conv_transpose1d", _fwd_backward, setup_context=_fwd_setup,
+                                lib=_LIB)
+
+
+class EagerFunction(torch.autograd.Function):
+    """Same autograd as the registered op, for eager calls on plain tensors: one autograd.Function
+    and direct kernel calls instead of dispatcher round trips (~10x less Python per call). When the
+    graph of the backward is built (create_graph=True) it goes through the backward op, whose own
+    autograd gives double backward."""
+
+    @staticmethod
+    def forward(ctx, x, w, b, stride, padding, output_padding, groups, dilation):
+        ctx.conv = (stride, padding, output_padding, groups, dilation)
+        ctx.save_for_backward(x, w)
+        return forward_impl(x, w, b, stride, padding, output_padding, groups, dilation)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        mask = [bool(need[0]), bool(need[1]), bool(need[2])]
+        stride, padding, output_padding, groups, dilation = ctx.conv
+        bwd = _op_bwd if torch.is_grad_enabled() else backward_impl
+        gx, gw, gb = bwd(gy, x, w, stride, padding, output_padding, groups, dilation, mask)
+        return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None,
+                None, None, None, None, None)
+
+
+# --- autograd of the backward op (double backward), composed from the two ops.
+# With gx = Bx(gy, w), gw = Bw(gy, x), gb = sum(gy) and upstream grads (ggx, ggw, ggb):
+#   d/d gy = T(ggx, w) + T(x, ggw) + ggb        (T = conv_transpose1d, the adjoint of Bx and Bw)
+#   d/d x  = Bx(gy, ggw),   d/d w = Bw(gy, ggx)  (one backward-op call with input=ggx, weight=ggw)
+def _bwd_setup(ctx, inputs, output):
+    gy, x, w, stride, padding, output_padding, groups, dilation, mask = inputs
+    ctx.conv = (stride, padding, output_padding, groups, dilation)
+    ctx.mask = tuple(bool(m) for m in mask)
+    ctx.save_for_backward(gy, x, w)
+    ctx.set_materialize_grads(False)
+
+
+def _bwd_backward(ctx, ggx, ggw, ggb):
+    gy, x, w = ctx.saved_tensors
+    stride, padding, output_padding, groups, dilation = ctx.conv
+    mask = ctx.mask
+    # Gradients of outputs that were placeholders carry no information.
+    ggx = ggx if mask[0] else None
+    ggw = ggw if mask[1] else None
+    ggb = ggb if mask[2] else None
+    need_gy, need_x, need_w = ctx.needs_input_grad[:3]
+    d_gy = d_x = d_w = None
+    if need_gy:
+        if ggx is not None:
+            d_gy = _op_fwd(ggx, w, None, stride, padding, output_padding, groups, dilation)
+        if ggw is not None:
+            t = _op_fwd(x, ggw, ggb, stride, padding, output_padding, groups, dilation)
+            d_gy = t if d_gy is None else d_gy + t
+            ggb = None
+        if ggb is not None:
+            t = ggb.view(1, -1, 1).expand(gy.shape)
+            d_gy = t.clone() if d_gy is None else d_gy + t
+    want_x = bool(need_x and ggw is not None)
+    want_w = bool(need_w and ggx is not None)
+    if want_x or want_w:
+        xin = ggx if ggx is not None else x
+        win = ggw if ggw is not None else w
+        gx2, gw2, _ = _op_bwd(gy, xin, win, stride, padding, output_padding, groups, dilation,
+                              [want_x, want_w, False])
+        d_x = gx2 if want_x else None
+        d_w = gw2 if want_w else None
+    if need_x and d_x is None:
+        d_x = torch.zeros_like(x)
+    if need_w and d_w is None:
+        d_w = torch.zeros_like(w)
+    if need_gy and d_gy is None:
+        d_gy = torch.zeros_like(gy)
+    return d_gy, d_x, d_w, None, None, None, None, None, None
+
+
+torch.library.register_autograd("convt1d::conv_transpose1d_backward", _bwd_backward,
+                                setup_context=_bwd_setup, lib=_LIB)
+
+
+# --- autocast: like PyTorch's conv_transpose1d (lower_precision_fp): floating tensors other than
+# float64 on the autocast device are cast to the autocast dtype read at call time.
+def _register_autocast(device_type: str) -> None:
+    key_name = "Autocast" + torch._C._dispatch_key_for_device(device_type)
+    key = getattr(torch._C.DispatchKey, key_name)
+    keyset = torch._C.DispatchKeySet(key)
+
+    def cast(t):
+        if t is not None and t.is_floating_point() and t.device.type == device_type \
+                and t.dtype is not torch.float64:
+            return t.to(torch.get_autocast_dtype(device_type))
+        return t
+
+    def autocast_fwd(x, w, b, *args):
+        with torch._C._ExcludeDispatchKeyGuard(keyset):
+            return _op_fwd(cast(x), cast(w), cast(b), *args)
+
+    # py_impl serves tracing (torch.compile / make_fx run through the Python dispatcher) ...
+    _op_fwd.py_impl(key)(autocast_fwd)
+    # ... and the C++-dispatched kernel serves eager calls.
+    _LIB.impl("conv_transpose1d", lambda ks, *a: autocast_fwd(*a), key_name, with_keyset=True)
+
+
+for _dev in ("cpu", "cuda"):
+    _register_autocast(_dev)

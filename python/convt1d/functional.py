@@ -1,0 +1,113 @@
+"""convt1d.conv_transpose1d: drop-in for torch.nn.functional.conv_transpose1d."""
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from . import _lib, _ops
+
+__all__ = ["conv_transpose1d"]
+
+_Tensor = torch.Tensor
+_grad_enabled = torch.is_grad_enabled
+_autocast_enabled = torch.is_autocast_enabled
+_is_compiling = torch.compiler.is_compiling
+_C = torch._C
+_functorch_active = getattr(_C, "_are_functorch_transforms_active", lambda: False)
+_dispatch_modes = getattr(_C, "_len_torch_dispatch_stack", lambda: 0)
+_function_modes = getattr(_C, "_is_torch_function_mode_enabled", lambda: False)
+_forward_impl = _ops.forward_impl
+_eager_apply = _ops.EagerFunction.apply
+_op = torch.ops.convt1d.conv_transpose1d.default
+
+
+def _single(v, name: str):
+    """int or 1-element tuple/list -> int, with PyTorch's messages otherwise."""
+    if isinstance(v, (int, torch.SymInt)) and not isinstance(v, bool):
+        return v
+    if isinstance(v, (tuple, list, torch.Size)):
+        if len(v) == 1 and isinstance(v[0], (int, torch.SymInt)) and not isinstance(v[0], bool):
+            return v[0]
+        if all(isinstance(e, (int, torch.SymInt)) for e in v):
+            raise RuntimeError(
+                f"expected {name} to be a single integer value or a list of 1 values to match the "
+                f"convolution dimensions, but got {name}={list(v)}")
+    raise TypeError(f"conv_transpose1d(): argument '{name}' must be tuple of ints, not "
+                    f"{type(v).__name__}")
+
+
+def _type_str(t: Tensor) -> str:
+    return t.type() if t.device.type in ("cpu", "cuda") else f"{t.dtype} on {t.device}"
+
+
+def _check_args(input, weight, bias, groups):
+    if not isinstance(input, _Tensor):
+        raise TypeError(f"conv_transpose1d(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if not isinstance(weight, _Tensor):
+        raise TypeError(f"conv_transpose1d(): argument 'weight' must be Tensor, not {type(weight).__name__}")
+    if bias is not None and not isinstance(bias, _Tensor):
+        raise TypeError(f"conv_transpose1d(): argument 'bias' must be Tensor, not {type(bias).__name__}")
+    if isinstance(groups, bool) or not isinstance(groups, (int, torch.SymInt)):
+        raise TypeError(f"conv_transpose1d(): argument 'groups' must be int, not {type(groups).__name__}")
+    nd = input.dim()
+    if nd not in (2, 3):
+        raise RuntimeError("Expected 2D (unbatched) or 3D (batched) input to conv_transpose1d, but got "
+                           f"input of size: {list(input.shape)}")
+    if weight.dim() != 3:
+        raise RuntimeError(
+            f"Expected 3-dimensional weight (in_channels, out_channels/groups, kernel_size) for "
+            f"conv_transpose1d, but got weight of size {list(weight.shape)}")
+    if input.dtype != weight.dtype or input.device != weight.device:
+        raise RuntimeError(f"Input type ({_type_str(input)}) and weight type ({_type_str(weight)}) "
+                           "should be the same")
+    if bias is not None and (input.dtype != bias.dtype or input.device != bias.device):
+        raise RuntimeError(f"Input type ({_type_str(input)}) and bias type ({_type_str(bias)}) "
+                           "should be the same")
+    if input.dtype not in _ops.DTYPES:
+        raise _lib.Convt1dError(
+            f"convt1d supports float32, float16, bfloat16 and float64 tensors, got {input.dtype}",
+            _lib.NOT_SUPPORTED)
+    cin = input.shape[nd - 2]
+    if weight.shape[0] != cin:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(input.shape)} "
+            f"to have {weight.shape[0]} channels, but got {cin} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[1] * groups):
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected bias to be 1-dimensional "
+            f"with {weight.shape[1] * groups} elements, but got bias of size {list(bias.shape)} instead")
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """Same signature and semantics as torch.nn.functional.conv_transpose1d, computed by convt1d.
+
+    input (N, C_in, L_in) or unbatched (C_in, L_in); weight (C_in, C_out/groups, K); bias (C_out,).
+    float32/float16/bfloat16/float64 on CPU or CUDA. Differentiable (twice), torch.compile-able,
+    autocast-aware. Parameter rules and the output length come from the C core.
+    """
+    stride = _single(stride, "stride")
+    padding = _single(padding, "padding")
+    output_padding = _single(output_padding, "output_padding")
+    dilation = _single(dilation, "dilation")
+    _check_args(input, weight, bias, groups)
+    unbatched = input.dim() == 2
+    if unbatched:
+        input = input.unsqueeze(0)
+    # Eager fast path: plain tensors and nothing else to record (autocast, modes, transforms,
+    # tracing): call the kernel directly, or through one autograd.Function when a gradient is
+    # needed, and skip the dispatcher round trips. _is_compiling() comes first so that dynamo never
+    # traces the mode queries.
+    if (not _is_compiling() and type(input) is _Tensor and type(weight) is _Tensor
+            and (bias is None or type(bias) is _Tensor)
+            and (input.is_cuda or input.is_cpu)
+            and not _autocast_enabled("cuda" if input.is_cuda else "cpu")
+            and not _dispatch_modes() and not _function_modes() and not _functorch_active()):
+        if _grad_enabled() and (input.requires_grad or weight.requires_grad
+                                or (bias is not None and bias.requires_grad)):
+            y = _eager_apply(input, weight, bias, stride, padding, output_padding, groups, dilation)
+        else:
+            y = _forward_impl(input, weight, bias, stride, padding, output_padding, groups, dilation)
+    else:
+        y = _op(input, weight, bias, stride, padding, output_padding, groups, dilation)
+    return y.squeeze(0) if unbatched else y

@@ -1,0 +1,90 @@
+"""convt1d.ConvTranspose1d: drop-in for torch.nn.ConvTranspose1d computed by convt1d."""
+from __future__ import annotations
+
+from typing import Literal
+
+import torch
+from torch import Tensor
+from torch.nn.modules.conv import _ConvTransposeNd
+from torch.nn.modules.utils import _single
+
+from . import _lib
+from .functional import conv_transpose1d
+
+__all__ = ["ConvTranspose1d"]
+
+
+_REF_LENGTH = 1 << 20
+
+
+@torch.compiler.assume_constant_result
+def _min_length_intercept(k: int, stride: int, padding: int, dilation: int) -> int:
+    # L_out(output_padding=0) = stride * L_in + c, affine by definition; c comes from the C core
+    # (evaluated once at trace time: the arguments are module constants).
+    return _lib.output_length(_REF_LENGTH, k, stride, padding, 0, dilation) - stride * _REF_LENGTH
+
+
+def _padding_for_size_traced(requested, length, k, stride, padding, dilation):
+    """output_padding for output_size under torch.compile, where lengths may be symbolic and the
+    ctypes call cannot be traced: same rule as convt1d_output_padding_for_size."""
+    low = stride * length + _min_length_intercept(k, stride, padding, dilation)
+    torch._check(requested >= low, lambda: "requested output_size is smaller than the minimum "
+                 "output length (output_padding 0)")
+    torch._check(requested <= low + stride - 1, lambda: "requested output_size is larger than the "
+                 "maximum output length (output_padding stride - 1)")
+    return requested - low
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Same constructor, attributes, parameters, initialization and state_dict as
+    torch.nn.ConvTranspose1d (the init machinery is PyTorch's own _ConvTransposeNd, so the RNG is
+    consumed identically); forward computes with convt1d. Only padding_mode='zeros' exists."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation=1,
+        padding_mode: Literal["zeros", "reflect", "replicate", "circular"] = "zeros",
+        device=None,
+        dtype=None,
+    ) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__(
+            in_channels, out_channels, _single(kernel_size), _single(stride), _single(padding),
+            _single(dilation), True, _single(output_padding), groups, bias, padding_mode,
+            **factory_kwargs)
+
+    def _output_padding_for(self, input: Tensor, output_size) -> int:
+        if output_size is None:
+            return self.output_padding[0]
+        has_batch_dim = input.dim() == 3
+        non_spatial = 2 if has_batch_dim else 1
+        output_size = list(output_size)
+        if len(output_size) == non_spatial + 1:
+            output_size = output_size[non_spatial:]
+        if len(output_size) != 1:
+            raise ValueError(
+                f"ConvTranspose1D: for {input.dim()}D input, output_size must have 1 or "
+                f"{non_spatial + 1} elements (got {len(output_size)})")
+        if input.dim() not in (2, 3):
+            raise RuntimeError("Expected 2D (unbatched) or 3D (batched) input to conv_transpose1d, "
+                               f"but got input of size: {list(input.shape)}")
+        args = (output_size[0], input.shape[-1], self.kernel_size[0], self.stride[0],
+                self.padding[0], self.dilation[0])
+        if torch.compiler.is_compiling():
+            return _padding_for_size_traced(*args)
+        return _lib.output_padding_for_size(*args)  # the C core's rule and message
+
+    def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
+        if self.padding_mode != "zeros":
+            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose1d")
+        output_padding = self._output_padding_for(input, output_size)
+        return conv_transpose1d(input, self.weight, self.bias, self.stride[0], self.padding[0],
+                                output_padding, self.groups, self.dilation[0])

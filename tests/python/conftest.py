@@ -1,0 +1,30 @@
+"""pytest setup: import convt1d from this checkout (python/) unless CONVT1D_TEST_INSTALLED=1 asks for
+the pip-installed package; the loader finds build/*/libconvt1d.so or $CONVT1D_LIBRARY."""
+import os
+import sys
+
+import pytest
+
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if not os.environ.get("CONVT1D_TEST_INSTALLED"):
+    sys.path.insert(0, os.path.join(_REPO, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cuda: needs a CUDA GPU and a CUDA build of libconvt1d")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds")
+
+
+def pytest_report_header(config):
+    import convt1d
+    return (f"convt1d library: {convt1d.library_path} (CUDA build: {convt1d.has_cuda()}); "
+            f"torch {torch.__version__}, CUDA available: {torch.cuda.is_available()}")
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    torch.manual_seed(1234)
+    yield
