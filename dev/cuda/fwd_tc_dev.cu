@@ -283,6 +283,9 @@ int main(int argc, char **argv) {
         {"kb79_short", 3, 32, 64, 3, 1000, 2, 1, 0, 1, 2, false, false, 0, -1},
         {"g4_small", 2, 32, 48, 3, 500, 1, 0, 0, 4, 1, false, false, 0, -1},
         {"k5_c200", 2, 24, 200, 5, 700, 1, 2, 0, 1, 1, true, false, 0, -1},
+        {"sout_s3_unaligned", 2, 24, 40, 5, 301, 3, 2, 1, 1, 1, true, false, 1, -1},
+        {"sout_s4_g2", 3, 32, 48, 8, 129, 4, 3, 0, 2, 1, true, false, 0, -1},
+        {"sout_s2_d3", 2, 64, 130, 4, 777, 2, 5, 1, 1, 3, true, false, 0, -1},
         {"halo40_ns", 1, 16, 16, 3, 100, 1, 0, 0, 1, 40, false, false, 0, -1},
         {"cin_g4_ns", 1, 16, 16, 3, 100, 1, 0, 0, 4, 1, false, false, 0, -1},
         {"big_idx64", 4, 16, 512, 2, 1100000, 1, 0, 0, 1, 1, false, false, 0, 3},
@@ -305,7 +308,7 @@ int main(int argc, char **argv) {
     };
     Tensors t;
     uint64_t seed = (uint64_t)time(nullptr) * 1000003ULL;
-    const int cfgs[] = {-1, 0, 1, 2, 3, 4, 5};
+    const int cfgs[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
     if (what == "check" || what == "all")
         for (auto &sh : check)
             for (int mode = 0; mode < 4; ++mode) {

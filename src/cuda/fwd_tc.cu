@@ -11,34 +11,58 @@ using namespace convt1d_tc;
 namespace {
 
 struct CfgInfo {
-    int bm, bq, tmax;
+    int bm, bq, kr, tmax, sout, ring_bytes;
 };
 
-/* The configurations: id, BM, BQ, warps along M, warps along N, tap slots, fp32 pipeline stages
- * (16-bit always 2), min blocks per SM. Ids are stable (the dev harness forces them). */
-#define CONVT1D_TC_CONFIGS(X)             \
-    X(0, 128, 128, 2, 4, 4, 3, 2)          \
-    X(1, 64, 256, 2, 4, 8, 3, 2)           \
-    X(2, 32, 256, 1, 8, 8, 3, 2)           \
-    X(3, 16, 256, 1, 8, 16, 2, 2)          \
-    X(4, 64, 128, 2, 2, 8, 3, 4)           \
-    X(5, 128, 128, 2, 4, 4, 3, 1)
+/* The configurations: id, BM, BQ, warps along M, warps along N, word rows per chunk, tap slots,
+ * fp32 ring stages (16-bit always 2), min blocks per SM for tf32 and for 16-bit (strict mode: 1,
+ * it needs registers for its per-chunk sums; each chosen so that ptxas spills nothing or next to
+ * nothing), staged all-phase output. Ids are stable (the dev harness forces them). */
+#define CONVT1D_TC_CONFIGS(X)                           \
+    X(0, 128, 128, 2, 4, 16, 4, 2, 2, 2, false)          \
+    X(1, 64, 256, 2, 4, 16, 6, 2, 2, 2, false)           \
+    X(2, 32, 256, 1, 8, 16, 8, 2, 2, 2, false)           \
+    X(3, 16, 256, 1, 8, 8, 16, 2, 2, 2, false)           \
+    X(4, 64, 128, 2, 2, 8, 8, 3, 3, 3, false)            \
+    X(5, 128, 128, 2, 4, 8, 4, 3, 1, 1, false)           \
+    X(6, 128, 128, 2, 4, 32, 2, 2, 2, 2, false)          \
+    X(7, 128, 64, 4, 2, 32, 2, 2, 2, 2, false)           \
+    X(8, 64, 128, 2, 4, 8, 4, 3, 2, 2, true)             \
+    X(9, 32, 128, 1, 8, 8, 4, 3, 2, 2, true)             \
+    X(10, 64, 128, 2, 2, 8, 4, 3, 3, 3, true)            \
+    X(11, 128, 64, 2, 4, 8, 4, 3, 2, 2, true)            \
+    X(12, 64, 256, 2, 4, 8, 8, 3, 2, 2, false)           \
+    X(13, 128, 128, 2, 4, 8, 4, 3, 2, 2, false)
+
+#define CONVT1D_TC_NCFG 14
 
 CfgInfo cfg_info(int cfg) {
     switch (cfg) {
-#define X(id, bm, bq, wm, wn, tm, st, mb) \
-    case id: return CfgInfo{bm, bq, tm};
+#define X(id, bm, bq, wm, wn, kr, tm, st, mb, mb16, so) \
+    case id: return CfgInfo{bm, bq, kr, tm, so, ring_words<bm, bq, kr, tm, st>() * 4};
         CONVT1D_TC_CONFIGS(X)
 #undef X
     }
-    return CfgInfo{0, 0, 0};
+    return CfgInfo{0, 0, 0, 0, 0, 0};
 }
 
-template <int MODE, int BM, int BQ, int WM, int WN, int TMAX, int ST, int MINB>
+/* Shared memory a block of cfg needs for this problem (the staged output tile grows with s). */
+int64_t cfg_smem(const CfgInfo &ci, int s, bool half) {
+    (void)half; /* ring_bytes is for the fp32 ring depth, never less than 16-bit's 2 stages */
+    const int64_t ring = ci.ring_bytes;
+    return ring + (ci.sout ? (int64_t)ci.bm * (ci.bq * (int64_t)s + 4) * 4 : 0);
+}
+
+/* Word rows per chunk: 16-bit words hold two channels, so 16-bit modes halve KR (same channels). */
+constexpr int kr_eff(int kr, bool half) { return half && kr > 8 ? kr / 2 : kr; }
+
+template <int MODE, int BM, int BQ, int WM, int WN, int KR0, int TMAX, int ST, int MINB, int MINB16, bool SOUT>
 cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t stream) {
+    constexpr int KR = kr_eff(KR0, MODE >= F16);
     constexpr int STAGES = MODE >= F16 ? 2 : ST;
-    auto kern = fwd_tc_kernel<MODE, BM, BQ, WM, WN, TMAX, STAGES, MINB>;
-    constexpr int smem = smem_words<BM, BQ, TMAX, STAGES>() * 4;
+    constexpr int MB = MODE == F32X3 ? 1 : MODE >= F16 ? MINB16 : MINB;
+    auto kern = fwd_tc_kernel<MODE, BM, BQ, WM, WN, KR, TMAX, STAGES, MB, SOUT>;
+    const int smem = ring_words<BM, BQ, KR, TMAX, STAGES>() * 4 + (SOUT ? BM * (BQ * a.s + 4) * 4 : 0);
     /* The dynamic shared-memory limit is per function and per device; setting it is a cheap host call. */
     cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
@@ -54,14 +78,14 @@ cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t
         }
         pool_dev = dev;
     }
-    const int64_t words = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * 8 * BM;
+    const int64_t words = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * KR * BM;
     /* Stream-ordered scratch for the packed weights: no host sync, freed once the kernel is done. */
     void *wp = nullptr;
     e = cudaMallocAsync(&wp, (size_t)words * 4, stream);
     if (e != cudaSuccess) return e;
     Args b = a;
     b.wp = (const uint32_t *)wp;
-    pack_weights_kernel<MODE, BM><<<(unsigned)((words + 255) / 256), 256, 0, stream>>>(w, b, words);
+    pack_weights_kernel<MODE, BM, KR><<<(unsigned)((words + 255) / 256), 256, 0, stream>>>(w, b, words);
     kern<<<grid, WM * WN * 32, smem, stream>>>(b);
     e = cudaGetLastError();
     cudaError_t f = cudaFreeAsync(wp, stream);
@@ -71,8 +95,8 @@ cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t
 template <int MODE>
 cudaError_t launch_mode(int cfg, const Args &a, const void *w, unsigned grid, cudaStream_t stream) {
     switch (cfg) {
-#define X(id, bm, bq, wm, wn, tm, st, mb) \
-    case id: return launch_one<MODE, bm, bq, wm, wn, tm, st, mb>(a, w, grid, stream);
+#define X(id, bm, bq, wm, wn, kr, tm, st, mb, mb16, so) \
+    case id: return launch_one<MODE, bm, bq, wm, wn, kr, tm, st, mb, mb16, so>(a, w, grid, stream);
         CONVT1D_TC_CONFIGS(X)
 #undef X
     }
@@ -88,15 +112,15 @@ int gcd_int(int a, int b) {
     return a;
 }
 
-/* Heuristic: tile M by C_out/groups, then make sure the phase's tap list fits the config. */
-int pick_cfg(int cout_g, int tmax) {
-    int cfg;
-    if (cout_g > 64) cfg = tmax <= 4 ? 0 : 1;
-    else if (cout_g > 32) cfg = 1;
-    else if (cout_g > 16) cfg = 2;
-    else cfg = 3;
-    if (tmax > cfg_info(cfg).tmax) cfg = 3; /* widest tap budget */
-    return cfg;
+/* Heuristic (see docs/design.md for the measurements behind it): strides 2..4 with short
+ * reductions are memory-bound and want the staged all-phase output; otherwise tile M by
+ * C_out/groups, with deep chunks when a phase has few taps. */
+int pick_cfg(int cout_g, int cin_g, int s, int tmax) {
+    if (s >= 2 && s <= 4 && cin_g <= 128) return cout_g > 32 ? 8 : 9;
+    if (cout_g > 64) return tmax <= 2 ? 6 : tmax <= 4 ? 0 : 1;
+    if (cout_g > 32) return 1;
+    if (cout_g > 16) return 2;
+    return 3;
 }
 
 int sm_major() {
@@ -148,7 +172,19 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     a.tmax = (a.K - 1) / a.sg_k + 1; /* phase 0 always has the most taps */
     if ((int64_t)(a.tmax - 1) * a.sg_off > HALO_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
 
-    if (cfg < 0) cfg = pick_cfg(a.cout_g, a.tmax);
+    const bool half = pr.dtype != CONVT1D_F32;
+    if (cfg < 0) {
+        /* The heuristic's pick, else the first fallback whose tap slots and shared memory fit. */
+        const int tries[4] = {pick_cfg(a.cout_g, a.cin_g, a.s, a.tmax), 1, 2, 3};
+        for (int t : tries) {
+            const CfgInfo c = cfg_info(t);
+            if (a.tmax <= c.tmax && cfg_smem(c, a.s, half) <= 227 * 1024) {
+                cfg = t;
+                break;
+            }
+        }
+        if (cfg < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
     const CfgInfo ci = cfg_info(cfg);
     if (ci.bm == 0 || a.tmax > ci.tmax) return CONVT1D_ERROR_NOT_SUPPORTED;
 
@@ -157,12 +193,13 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     const int64_t lq = q_max - a.q_min + 1;
     a.q_tiles = (int)((lq + ci.bq - 1) / ci.bq);
     a.co_tiles = (a.cout_g + ci.bm - 1) / ci.bm;
-    const int cpc = pr.dtype == CONVT1D_F32 ? 8 : 16;
+    const int cpc = half ? 2 * kr_eff(ci.kr, true) : ci.kr;
     a.nch = (a.cin_g + cpc - 1) / cpc;
-    const int64_t grid = (int64_t)a.co_tiles * a.s * a.q_tiles * a.N * a.G;
+    const int64_t grid = (int64_t)a.co_tiles * (ci.sout ? 1 : a.s) * a.q_tiles * a.N * a.G;
     if (grid > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (cfg_smem(ci, a.s, half) > 227 * 1024) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Packed weights: about the weight tensor's size, padded; refuse absurd ones (huge strides). */
-    const int64_t packed = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * 8 * ci.bm * 4;
+    const int64_t packed = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * ci.kr * ci.bm * 4;
     if (packed > ((int64_t)1 << 30)) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     cudaError_t e;

@@ -66,15 +66,15 @@ template <int MODE> __device__ __forceinline__ uint32_t raw_bits(const void *p, 
 }
 
 /* One thread per packed word. */
-template <int MODE, int BM>
+template <int MODE, int BM, int KR>
 __global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
     constexpr bool HALF = MODE >= F16;
-    constexpr int CPC = HALF ? 16 : 8;
+    constexpr int CPC = HALF ? 2 * KR : KR;
     const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (idx >= total) return;
     int64_t t = idx;
     const int m = (int)(t % BM); t /= BM;
-    const int row = (int)(t % 8); t /= 8;
+    const int row = (int)(t % KR); t /= KR;
     const int j = (int)(t % a.tmax); t /= a.tmax;
     const int c = (int)(t % a.nch); t /= a.nch;
     const int cot = (int)(t % a.co_tiles); t /= a.co_tiles;
@@ -156,265 +156,375 @@ template <int MODE> __device__ __forceinline__ float load_bias(const void *b, in
     return ((const float *)b)[idx];
 }
 
-/* Shared memory words one block of this configuration needs. */
-template <int BM, int BQ, int TMAX, int STAGES> constexpr int smem_words() {
-    return STAGES * 8 * (BQ + HALO_MAX + 8) + STAGES * TMAX * 8 * (BM + 8);
+/* Shared memory words of the pipeline ring (the staged-output tile comes on top, sized at run time). */
+template <int BM, int BQ, int KR, int TMAX, int STAGES> constexpr int ring_words() {
+    return STAGES * KR * (BQ + HALO_MAX + 8) + STAGES * TMAX * KR * (BM + 8);
 }
 
-template <int MODE, int BM, int BQ, int WM, int WN, int TMAX, int STAGES, int MINB>
+/* MODE: arithmetic; BM x BQ: block tile (output channels x q); WM x WN: warps; KR: word rows per
+ * chunk (KR fp32 channels or 2*KR half channels); TMAX: tap slots; STAGES: fp32 ring depth;
+ * SOUT: the block computes every phase of its q range into a shared-memory output tile and writes
+ * contiguous 16-byte vectors (else it owns one phase and stores its fragments, s apart). */
+template <int MODE, int BM, int BQ, int WM, int WN, int KR, int TMAX, int STAGES, int MINB, bool SOUT>
 __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a) {
     constexpr int NTH = WM * WN * 32;
     constexpr int NW = WM * WN;
     constexpr int WTM = BM / WM, WTN = BQ / WN;
     constexpr int MT = WTM / 16, NT = WTN / 8;
     constexpr bool HALF = MODE >= F16;
-    constexpr int KR = 8;                /* word rows per chunk */
-    constexpr int CPC = HALF ? 16 : 8;   /* input channels per chunk */
-    constexpr int XCOLS = BQ + HALO_MAX; /* widest window, a multiple of 32 */
-    constexpr int XS = XCOLS + 8;        /* smem row stride, 8 mod 32 */
-    constexpr int WS = BM + 8;           /* smem row stride, 8 mod 32 (BM a multiple of 32) or 24 (BM 16) */
+    constexpr int CPC = HALF ? 2 * KR : KR; /* input channels per chunk */
+    constexpr int XCOLS = BQ + HALO_MAX;    /* widest window, a multiple of 32 */
+    constexpr int XS = XCOLS + 8;           /* smem row stride, 8 mod 32 */
+    constexpr int WS = BM + 8;              /* smem row stride, 8 mod 32 (BM a multiple of 32) or 24 (BM 16) */
     constexpr int XROWS = KR / NW > 0 ? KR / NW : 1; /* window rows one warp stages */
     constexpr int XC = XCOLS / 32;
     constexpr int XSTAGE = KR * XS, WSTAGE = TMAX * KR * WS;
     static_assert(MT >= 1 && NT >= 1 && WTM % 16 == 0 && WTN % 8 == 0, "tile");
-    static_assert(NW <= KR || NW % KR == 0, "warps vs rows");
+    static_assert(KR % 8 == 0 && (NW <= KR ? KR % NW == 0 : NW % KR == 0), "warps vs rows");
     static_assert(XCOLS % 32 == 0 && BM % 16 == 0, "window");
     static_assert(!HALF || STAGES == 2, "16-bit inputs stage through registers, one chunk ahead");
 
     extern __shared__ __align__(16) uint32_t smem[];
-    uint32_t *Xs = smem;                  /* [STAGES][KR][XS] */
+    uint32_t *Xs = smem;                   /* [STAGES][KR][XS] */
     uint32_t *Ws = smem + STAGES * XSTAGE; /* [STAGES][TMAX][KR][WS] */
+    float *Os = (float *)(Ws + STAGES * WSTAGE); /* SOUT: [BM][BQ*s + 4] */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int gq = lane >> 2, tq = lane & 3;
     const int wm0 = (warp / WN) * WTM, wn0 = (warp % WN) * WTN;
 
-    /* Block -> (co tile, phase, q tile, n, g); co tile and phase vary fastest so that the blocks
+    /* Block -> (co tile, [phase], q tile, n, g); co tile and phase vary fastest so that the blocks
      * sharing an input window run together and the window comes from L2 after the first. */
     int bid = blockIdx.x;
     const int cot = bid % a.co_tiles; bid /= a.co_tiles;
-    const int r = bid % a.s; bid /= a.s;
+    int r_fixed = 0;
+    if (!SOUT) { r_fixed = bid % a.s; bid /= a.s; }
     const int qt = bid % a.q_tiles; bid /= a.q_tiles;
     const int n = bid % a.N;
     const int g = bid / a.N;
-
-    int k0, T, off0;
-    phase_taps(r, a, k0, T, off0);
     const int co0 = cot * BM;
     const int qa = a.q_min + qt * BQ;
-    const int ib = qa - off0 - (T - 1) * a.sg_off; /* input index of window column 0 */
-    const int win = BQ + (T > 0 ? (T - 1) * a.sg_off : 0);
+    const int OS = BQ * a.s + 4;
 
-    float acc[MT][NT][4];
-#pragma unroll
-    for (int i = 0; i < MT; ++i)
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
-
-    const int nch = T > 0 ? a.nch : 0;
-    /* This block's window rows start here; chunk c adds c * CPC rows. */
     const char *xblk = (const char *)a.x + (((int64_t)n * a.cin + (int64_t)g * a.cin_g) * a.L_in) * (HALF ? 2 : 4);
-    const uint32_t *wblk = a.wp + ((((int64_t)g * a.s + r) * a.co_tiles + cot) * a.nch) * (int64_t)a.tmax * KR * BM;
-    const int wvecs = T * KR * BM / 4; /* 16-byte vectors of one chunk's weights */
-
+    const int64_t ybase = ((int64_t)n * a.cout + (int64_t)g * a.cout_g) * a.L_out;
     uint32_t xr[HALF ? XROWS : 1][HALF ? XC : 1][2]; /* 16-bit path only */
 
-    /* Weights of chunk c -> stage st (cp.async, 16 bytes each). */
-    auto issue_w = [&](int c, int st) {
-        const uint32_t *src = wblk + (int64_t)c * a.tmax * KR * BM;
-        uint32_t *dst = Ws + st * WSTAGE;
-        for (int v = tid; v < wvecs; v += NTH) {
-            const int m4 = v % (BM / 4), jr = v / (BM / 4); /* jr = j * KR + row */
-            cp_async16(smem_u32(dst + jr * WS + m4 * 4), src + v * 4);
-        }
-    };
-    /* fp32 window of chunk c -> stage st (cp.async, 4 bytes each, zero-filled outside). */
-    auto issue_x32 = [&](int c, int st) {
-        uint32_t *dst = Xs + st * XSTAGE;
+    /* SOUT: every phase in turn; otherwise exactly one pass (written so the compiler sees it). */
+    for (int r = SOUT ? 0 : r_fixed, pass = 0; SOUT ? r < a.s : pass < 1; ++r, ++pass) {
+        int k0, T, off0;
+        phase_taps(r, a, k0, T, off0);
+        const int ib = qa - off0 - (T - 1) * a.sg_off; /* input index of window column 0 */
+        const int win = BQ + (T > 0 ? (T - 1) * a.sg_off : 0);
+        const int nch = T > 0 ? a.nch : 0;
+        const uint32_t *wblk = a.wp + ((((int64_t)g * a.s + r) * a.co_tiles + cot) * a.nch) * (int64_t)a.tmax * KR * BM;
+        const int wvecs = T * KR * BM / 4; /* 16-byte vectors of one chunk's weights */
+
+        float acc[MT][NT][4];
 #pragma unroll
-        for (int rr = 0; rr < XROWS; ++rr) {
-            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
-            const int ci = c * CPC + row;
-            const float *src = (const float *)xblk + (int64_t)ci * a.L_in + ib;
-            const bool rok = ci < a.cin_g && (NW <= KR || warp < KR);
-            if (NW > KR && warp >= KR) continue;
+        for (int i = 0; i < MT; ++i)
 #pragma unroll
-            for (int cc = 0; cc < XC; ++cc) {
-                const int col = lane + 32 * cc;
-                const int i = ib + col;
-                const bool ok = rok && col < win && i >= 0 && i < a.L_in;
-                cp_async4(smem_u32(dst + row * XS + col), ok ? (const void *)(src + col) : a.x, ok);
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+
+        /* Weights of chunk c -> stage st (cp.async, 16 bytes each). */
+        auto issue_w = [&](int c, int st) {
+            const uint32_t *src = wblk + (int64_t)c * a.tmax * KR * BM;
+            uint32_t *dst = Ws + st * WSTAGE;
+            for (int v = tid; v < wvecs; v += NTH) {
+                const int m4 = v % (BM / 4), jr = v / (BM / 4); /* jr = j * KR + row */
+                cp_async16(smem_u32(dst + jr * WS + m4 * 4), src + v * 4);
             }
-        }
-    };
-    auto load_x16 = [&](int c) {
+        };
+        /* fp32 window of chunk c -> stage st (cp.async, 4 bytes each, zero-filled outside). */
+        auto issue_x32 = [&](int c, int st) {
+            if (NW > KR && warp >= KR) return;
+            uint32_t *dst = Xs + st * XSTAGE;
 #pragma unroll
-        for (int rr = 0; rr < XROWS; ++rr) {
-            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int ci = c * CPC + 2 * row + h;
-                const unsigned short *src = (const unsigned short *)xblk + (int64_t)ci * a.L_in + ib;
+            for (int rr = 0; rr < XROWS; ++rr) {
+                const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+                const int ci = c * CPC + row;
+                const float *src = (const float *)xblk + (int64_t)ci * a.L_in + ib;
+                const bool rok = ci < a.cin_g;
 #pragma unroll
                 for (int cc = 0; cc < XC; ++cc) {
                     const int col = lane + 32 * cc;
                     const int i = ib + col;
-                    const bool ok = ci < a.cin_g && col < win && i >= 0 && i < a.L_in;
-                    xr[HALF ? rr : 0][HALF ? cc : 0][h] = ok ? (uint32_t)__ldg(src + col) : 0u;
+                    const bool ok = rok && col < win && i >= 0 && i < a.L_in;
+                    cp_async4(smem_u32(dst + row * XS + col), ok ? (const void *)(src + col) : a.x, ok);
                 }
             }
-        }
-    };
-    auto store_x16 = [&](int st) {
-        uint32_t *dst = Xs + st * XSTAGE;
-        if (NW > KR && warp >= KR) return;
+        };
+        auto load_x16 = [&](int c) {
 #pragma unroll
-        for (int rr = 0; rr < XROWS; ++rr) {
-            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+            for (int rr = 0; rr < XROWS; ++rr) {
+                const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
 #pragma unroll
-            for (int cc = 0; cc < XC; ++cc)
-                dst[row * XS + lane + 32 * cc] = xr[HALF ? rr : 0][HALF ? cc : 0][0] | (xr[HALF ? rr : 0][HALF ? cc : 0][1] << 16);
-        }
-    };
-    auto compute_chunk = [&](int st) {
-        const uint32_t *xs0 = Xs + st * XSTAGE;
-        const uint32_t *ws0 = Ws + st * WSTAGE;
-        for (int j = 0; j < T; ++j) {
-            const uint32_t *wsj = ws0 + j * KR * WS + wm0 + gq;
-            const uint32_t *xsj = xs0 + (T - 1 - j) * a.sg_off + wn0 + gq;
-            uint32_t af[MT][4], bf[NT][2];
+                for (int h = 0; h < 2; ++h) {
+                    const int ci = c * CPC + 2 * row + h;
+                    const unsigned short *src = (const unsigned short *)xblk + (int64_t)ci * a.L_in + ib;
 #pragma unroll
-            for (int mt = 0; mt < MT; ++mt) {
-                af[mt][0] = wsj[tq * WS + mt * 16];
-                af[mt][1] = wsj[tq * WS + mt * 16 + 8];
-                af[mt][2] = wsj[(tq + 4) * WS + mt * 16];
-                af[mt][3] = wsj[(tq + 4) * WS + mt * 16 + 8];
-            }
-#pragma unroll
-            for (int nt = 0; nt < NT; ++nt) {
-                bf[nt][0] = xsj[tq * XS + nt * 8];
-                bf[nt][1] = xsj[(tq + 4) * XS + nt * 8];
-            }
-            if (MODE == TF32) {
-#pragma unroll
-                for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) af[mt][e] = to_tf32(af[mt][e]);
-#pragma unroll
-                for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-                    for (int e = 0; e < 2; ++e) bf[nt][e] = to_tf32(bf[nt][e]);
-#pragma unroll
-                for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                    for (int nt = 0; nt < NT; ++nt) mma_tf32(acc[mt][nt], af[mt], bf[nt]);
-            } else if (MODE == F32X3) {
-                /* v = big + small, both tf32; the small*small term (2^-22 relative) is dropped. */
-                uint32_t as[MT][4], bs[NT][2];
-#pragma unroll
-                for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        const uint32_t big = to_tf32(af[mt][e]);
-                        as[mt][e] = to_tf32(__float_as_uint(__uint_as_float(af[mt][e]) - __uint_as_float(big)));
-                        af[mt][e] = big;
+                    for (int cc = 0; cc < XC; ++cc) {
+                        const int col = lane + 32 * cc;
+                        const int i = ib + col;
+                        const bool ok = ci < a.cin_g && col < win && i >= 0 && i < a.L_in;
+                        xr[HALF ? rr : 0][HALF ? cc : 0][h] = ok ? (uint32_t)__ldg(src + col) : 0u;
                     }
+                }
+            }
+        };
+        auto store_x16 = [&](int st) {
+            if (NW > KR && warp >= KR) return;
+            uint32_t *dst = Xs + st * XSTAGE;
 #pragma unroll
-                for (int nt = 0; nt < NT; ++nt)
+            for (int rr = 0; rr < XROWS; ++rr) {
+                const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
 #pragma unroll
-                    for (int e = 0; e < 2; ++e) {
-                        const uint32_t big = to_tf32(bf[nt][e]);
-                        bs[nt][e] = to_tf32(__float_as_uint(__uint_as_float(bf[nt][e]) - __uint_as_float(big)));
-                        bf[nt][e] = big;
+                for (int cc = 0; cc < XC; ++cc)
+                    dst[row * XS + lane + 32 * cc] =
+                        xr[HALF ? rr : 0][HALF ? cc : 0][0] | (xr[HALF ? rr : 0][HALF ? cc : 0][1] << 16);
+            }
+        };
+        auto compute_chunk = [&](int st) {
+            const uint32_t *xs0 = Xs + st * XSTAGE;
+            const uint32_t *ws0 = Ws + st * WSTAGE;
+            /* Strict mode: the tensor cores truncate when they add into the accumulator, a bias that
+             * grows with the reduction length (2e-5 at 3072 terms); each chunk therefore sums into
+             * fresh registers that are added to acc with IEEE round-to-nearest. */
+            float tmp[MODE == F32X3 ? MT : 1][MODE == F32X3 ? NT : 1][4];
+            if (MODE == F32X3) {
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT; ++j)
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) tmp[MODE == F32X3 ? i : 0][MODE == F32X3 ? j : 0][e] = 0.f;
+            }
+            for (int j = 0; j < T; ++j) {
+#pragma unroll 1 /* deep chunks cut barriers, not registers: one k-step's fragments live at a time */
+                for (int ks = 0; ks < KR / 8; ++ks) {
+                    const uint32_t *wsj = ws0 + (j * KR + ks * 8) * WS + wm0 + gq;
+                    const uint32_t *xsj = xs0 + ks * 8 * XS + (T - 1 - j) * a.sg_off + wn0 + gq;
+                    uint32_t af[MT][4], bf[NT][2];
+#pragma unroll
+                    for (int mt = 0; mt < MT; ++mt) {
+                        af[mt][0] = wsj[tq * WS + mt * 16];
+                        af[mt][1] = wsj[tq * WS + mt * 16 + 8];
+                        af[mt][2] = wsj[(tq + 4) * WS + mt * 16];
+                        af[mt][3] = wsj[(tq + 4) * WS + mt * 16 + 8];
                     }
-#pragma unroll
-                for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
                     for (int nt = 0; nt < NT; ++nt) {
-                        mma_tf32(acc[mt][nt], as[mt], bf[nt]);
-                        mma_tf32(acc[mt][nt], af[mt], bs[nt]);
-                        mma_tf32(acc[mt][nt], af[mt], bf[nt]);
+                        bf[nt][0] = xsj[tq * XS + nt * 8];
+                        bf[nt][1] = xsj[(tq + 4) * XS + nt * 8];
                     }
+                    if (MODE == TF32) {
+#pragma unroll
+                        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                            for (int e = 0; e < 4; ++e) af[mt][e] = to_tf32(af[mt][e]);
+#pragma unroll
+                        for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                            for (int e = 0; e < 2; ++e) bf[nt][e] = to_tf32(bf[nt][e]);
+#pragma unroll
+                        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                            for (int nt = 0; nt < NT; ++nt) mma_tf32(acc[mt][nt], af[mt], bf[nt]);
+                    } else if (MODE == F32X3) {
+                        /* v = big + small, both tf32; the small*small term (2^-22 relative) is dropped. */
+                        uint32_t as[MT][4], bs[NT][2];
+#pragma unroll
+                        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                            for (int e = 0; e < 4; ++e) {
+                                const uint32_t big = to_tf32(af[mt][e]);
+                                as[mt][e] = to_tf32(__float_as_uint(__uint_as_float(af[mt][e]) - __uint_as_float(big)));
+                                af[mt][e] = big;
+                            }
+#pragma unroll
+                        for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                            for (int e = 0; e < 2; ++e) {
+                                const uint32_t big = to_tf32(bf[nt][e]);
+                                bs[nt][e] = to_tf32(__float_as_uint(__uint_as_float(bf[nt][e]) - __uint_as_float(big)));
+                                bf[nt][e] = big;
+                            }
+#pragma unroll
+                        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                            for (int nt = 0; nt < NT; ++nt) {
+                                float(&t4)[4] = tmp[MODE == F32X3 ? mt : 0][MODE == F32X3 ? nt : 0];
+                                mma_tf32(t4, as[mt], bf[nt]);
+                                mma_tf32(t4, af[mt], bs[nt]);
+                                mma_tf32(t4, af[mt], bf[nt]);
+                            }
+                    } else {
+#pragma unroll
+                        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                            for (int nt = 0; nt < NT; ++nt) mma_16<MODE>(acc[mt][nt], af[mt], bf[nt]);
+                    }
+                }
+            }
+            if (MODE == F32X3) {
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT; ++j)
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) acc[i][j][e] += tmp[MODE == F32X3 ? i : 0][MODE == F32X3 ? j : 0][e];
+            }
+        };
+
+        if (nch > 0) {
+            if (SOUT) __syncthreads(); /* the previous phase's last chunk may still be read */
+            if (!HALF) {
+                /* Ring of STAGES buffers: chunk c lives in stage c % STAGES. One commit group per
+                 * chunk (empty past the end) keeps wait_group's count uniform. */
+#pragma unroll
+                for (int st = 0; st < STAGES - 1; ++st) {
+                    if (st < nch) {
+                        issue_w(st, st);
+                        issue_x32(st, st);
+                    }
+                    cp_async_commit();
+                }
+                for (int c = 0; c < nch; ++c) {
+                    cp_async_wait<STAGES - 2>();
+                    __syncthreads(); /* chunk c visible to all; everyone is past chunk c-1 */
+                    const int cn = c + STAGES - 1;
+                    if (cn < nch) {
+                        issue_w(cn, cn % STAGES);
+                        issue_x32(cn, cn % STAGES);
+                    }
+                    cp_async_commit();
+                    compute_chunk(c % STAGES);
+                }
             } else {
-#pragma unroll
-                for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                    for (int nt = 0; nt < NT; ++nt) mma_16<MODE>(acc[mt][nt], af[mt], bf[nt]);
+                issue_w(0, 0);
+                cp_async_commit();
+                load_x16(0);
+                store_x16(0);
+                for (int c = 0; c < nch; ++c) {
+                    cp_async_wait<0>();
+                    __syncthreads();
+                    const bool more = c + 1 < nch;
+                    if (more) {
+                        issue_w(c + 1, (c + 1) & 1);
+                        cp_async_commit();
+                        load_x16(c + 1); /* in flight while the tensor cores work on chunk c */
+                    }
+                    compute_chunk(c & 1);
+                    if (more) store_x16((c + 1) & 1);
+                }
             }
         }
-    };
 
-    if (nch > 0) {
-        if (!HALF) {
-            /* Ring of STAGES buffers: chunk c lives in stage c % STAGES. One commit group per chunk
-             * (empty past the end) keeps wait_group's count uniform. */
+        if (SOUT) {
+            /* Phase r's results go to columns nq*s + r of the tile: the phases interleave there. */
 #pragma unroll
-            for (int st = 0; st < STAGES - 1; ++st) {
-                if (st < nch) {
-                    issue_w(st, st);
-                    issue_x32(st, st);
+            for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int m = wm0 + mt * 16 + gq + 8 * h;
+#pragma unroll
+                    for (int nt = 0; nt < NT; ++nt) {
+                        const int nq = wn0 + nt * 8 + 2 * tq;
+                        Os[m * OS + nq * a.s + r] = acc[mt][nt][2 * h];
+                        Os[m * OS + (nq + 1) * a.s + r] = acc[mt][nt][2 * h + 1];
+                    }
                 }
-                cp_async_commit();
-            }
-            for (int c = 0; c < nch; ++c) {
-                cp_async_wait<STAGES - 2>();
-                __syncthreads(); /* chunk c visible to all; everyone is past chunk c-1 */
-                const int cn = c + STAGES - 1;
-                if (cn < nch) {
-                    issue_w(cn, cn % STAGES);
-                    issue_x32(cn, cn % STAGES);
-                }
-                cp_async_commit();
-                compute_chunk(c % STAGES);
-            }
         } else {
-            issue_w(0, 0);
-            cp_async_commit();
-            load_x16(0);
-            store_x16(0);
-            for (int c = 0; c < nch; ++c) {
-                cp_async_wait<0>();
-                __syncthreads();
-                const bool more = c + 1 < nch;
-                if (more) {
-                    issue_w(c + 1, (c + 1) & 1);
-                    cp_async_commit();
-                    load_x16(c + 1); /* in flight while the tensor cores work on chunk c */
+        /* Direct epilogue: bias, convert, store. Phase r's outputs sit s apart; with s == 1 two
+         * adjacent accumulators go out as one 8-byte (fp32) or 4-byte (16-bit) store when aligned. */
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int co = co0 + wm0 + mt * 16 + gq + 8 * h;
+                if (co >= a.cout_g) continue;
+                const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.cout_g + co) : 0.f;
+                const int64_t yrow = ybase + (int64_t)co * a.L_out;
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt) {
+                    const int q = qa + wn0 + nt * 8 + 2 * tq;
+                    const int64_t o = (int64_t)q * a.s + r - a.p;
+                    const float v0 = acc[mt][nt][2 * h] + bv, v1 = acc[mt][nt][2 * h + 1] + bv;
+                    if (a.s == 1 && o >= 0 && o + 1 < a.L_out &&
+                        (((uintptr_t)a.y + (uintptr_t)(yrow + o) * (HALF ? 2 : 4)) & (HALF ? 3 : 7)) == 0) {
+                        store_out2<MODE>(a.y, yrow + o, v0, v1);
+                    } else {
+                        if (o >= 0 && o < a.L_out) store_out<MODE>(a.y, yrow + o, v0);
+                        const int64_t o1 = o + a.s;
+                        if (o1 >= 0 && o1 < a.L_out) store_out<MODE>(a.y, yrow + o1, v1);
+                    }
                 }
-                compute_chunk(c & 1);
-                if (more) store_x16((c + 1) & 1);
             }
         }
     }
 
-    /* Epilogue: bias, convert, store. Phase r's outputs sit s apart; with s == 1 two adjacent
-     * accumulators go out as one 8-byte (fp32) or 4-byte (16-bit) store when aligned. */
-    const int64_t ybase = ((int64_t)n * a.cout + (int64_t)g * a.cout_g) * a.L_out;
-#pragma unroll
-    for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int co = co0 + wm0 + mt * 16 + gq + 8 * h;
-            if (co >= a.cout_g) continue;
+    if (SOUT) {
+        /* Tile row m covers outputs o = qa*s - p + [0, BQ*s): one warp per row, 16-byte stores
+         * once the row's global address is aligned (scalar head and tail). */
+        __syncthreads();
+        constexpr int ES = HALF ? 2 : 4, VEC = 16 / ES;
+        const int wcols = BQ * a.s;
+        const int64_t oA = (int64_t)qa * a.s - a.p;
+        for (int m = warp; m < BM; m += NW) {
+            const int co = co0 + m;
+            if (co >= a.cout_g) break;
             const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.cout_g + co) : 0.f;
             const int64_t yrow = ybase + (int64_t)co * a.L_out;
+            const float *orow = Os + m * OS;
+            const uintptr_t addr = (uintptr_t)a.y + (uintptr_t)((yrow + oA) * ES);
+            int head = (int)(((16 - (addr & 15)) & 15) / ES);
+            if (head > wcols) head = wcols;
+            const int nvec = (wcols - head) / VEC;
+            const int tail0 = head + nvec * VEC;
+            for (int c = lane; c < head; c += 32) {
+                const int64_t o = oA + c;
+                if (o >= 0 && o < a.L_out) store_out<MODE>(a.y, yrow + o, orow[c] + bv);
+            }
+            for (int v = lane; v < nvec; v += 32) {
+                const int c = head + v * VEC;
+                const int64_t o = oA + c;
+                if (o >= 0 && o + VEC <= a.L_out) {
+                    float f[VEC];
 #pragma unroll
-            for (int nt = 0; nt < NT; ++nt) {
-                const int q = qa + wn0 + nt * 8 + 2 * tq;
-                const int64_t o = (int64_t)q * a.s + r - a.p;
-                const float v0 = acc[mt][nt][2 * h] + bv, v1 = acc[mt][nt][2 * h + 1] + bv;
-                if (a.s == 1 && o >= 0 && o + 1 < a.L_out &&
-                    (((uintptr_t)a.y + (uintptr_t)(yrow + o) * (HALF ? 2 : 4)) & (HALF ? 3 : 7)) == 0) {
-                    store_out2<MODE>(a.y, yrow + o, v0, v1);
+                    for (int e = 0; e < VEC; ++e) f[e] = orow[c + e] + bv;
+                    uint4 u;
+                    if (HALF) {
+                        uint32_t wv[4];
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {
+                            if (MODE == F16) {
+                                __half2 h2 = __floats2half2_rn(f[2 * e], f[2 * e + 1]);
+                                wv[e] = *(uint32_t *)&h2;
+                            } else {
+                                __nv_bfloat162 h2 = __floats2bfloat162_rn(f[2 * e], f[2 * e + 1]);
+                                wv[e] = *(uint32_t *)&h2;
+                            }
+                        }
+                        u = make_uint4(wv[0], wv[1], wv[2], wv[3]);
+                    } else {
+                        u = make_uint4(__float_as_uint(f[0]), __float_as_uint(f[1]), __float_as_uint(f[2 % VEC]),
+                                       __float_as_uint(f[3 % VEC])); /* VEC is 4 here */
+                    }
+                    *(uint4 *)((char *)a.y + (yrow + o) * ES) = u;
                 } else {
-                    if (o >= 0 && o < a.L_out) store_out<MODE>(a.y, yrow + o, v0);
-                    const int64_t o1 = o + a.s;
-                    if (o1 >= 0 && o1 < a.L_out) store_out<MODE>(a.y, yrow + o1, v1);
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        if (o + e >= 0 && o + e < a.L_out) store_out<MODE>(a.y, yrow + o + e, orow[c + e] + bv);
                 }
             }
+            for (int c = tail0 + lane; c < wcols; c += 32) {
+                const int64_t o = oA + c;
+                if (o >= 0 && o < a.L_out) store_out<MODE>(a.y, yrow + o, orow[c] + bv);
+            }
         }
+    }
 }
 
 }  // namespace convt1d_tc

@@ -456,6 +456,7 @@ static const Cfg kConfigs[] = {
     {"cin130_3tiles", 1, 130, 40, 260, 3, 1, 1, 0, 1, 1, true},
     {"long_splits", 3, 16, 16, 3000, 3, 1, 1, 0, 1, 1, true},
     {"cout200_chunks", 1, 16, 200, 50, 3, 1, 0, 0, 1, 1, true},
+    {"wide_bm128_s3", 2, 130, 10, 16900, 4, 3, 1, 0, 1, 1, true}, /* >= 264 tiles: 256-thread grad_input */
     {"cin_g4_declined", 2, 8, 8, 40, 3, 1, 0, 0, 1, 2, false},
 };
 
