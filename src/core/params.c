@@ -91,7 +91,7 @@ convt1d_status convt1d_validate(const convt1d_params *p, int64_t *out_length) {
     if (p->out_channels % p->groups != 0)
         return convt1d_fail(CONVT1D_ERROR_INVALID_VALUE, "out_channels (%lld) must be divisible by groups (%lld)",
                             (long long)p->out_channels, (long long)p->groups);
-    int64_t len;
+    int64_t len = 0;
     convt1d_status st = length_terms(p, &len);
     if (st != CONVT1D_SUCCESS) return st;
     if (len < 1)
@@ -119,7 +119,7 @@ convt1d_status convt1d_output_padding_for_size(const convt1d_params *p, int64_t 
     if (!p || !output_padding) return convt1d_fail(CONVT1D_ERROR_NULL_POINTER, "params and output_padding must not be NULL");
     convt1d_params q = *p;
     q.output_padding = 0;
-    int64_t min_len;
+    int64_t min_len = 0;
     convt1d_status st = length_terms(&q, &min_len);
     if (st != CONVT1D_SUCCESS) return st;
     /* PyTorch's rule (_ConvTransposeNd._output_padding): min <= size <= min + stride - 1. */
@@ -138,7 +138,7 @@ convt1d_status convt1d_output_padding_for_size(const convt1d_params *p, int64_t 
 
 convt1d_status convt1d_tensor_sizes(const convt1d_params *p, int64_t *input_numel, int64_t *weight_numel,
                                     int64_t *output_numel) {
-    int64_t len;
+    int64_t len = 0;
     convt1d_status st = convt1d_validate(p, &len);
     if (st != CONVT1D_SUCCESS) return st;
     if (input_numel) *input_numel = p->batch * p->in_channels * p->in_length;
