@@ -28,7 +28,7 @@
 #include "kernels.cuh"
 
 namespace {
-constexpr int kThreads = 128; /* 4 warps */
+constexpr int kThreads = 128; /* the split-sum kernel; the GEMM kernels take theirs from warp_layout */
 }
 
 #ifdef CONVT1D_BWD_EMU
@@ -36,13 +36,13 @@ constexpr int kThreads = 128; /* 4 warps */
 #include "bwd_tc_emu.h"
 #define CT_SYNC() emu::sync_threads()
 #define CT_DYN_SMEM(name) uint32_t *name = reinterpret_cast<uint32_t *>(emu::dyn_smem())
-#define CT_LAUNCH(kern, grid, smem, stream, ...) emu::launch(kern, grid, kThreads, smem, __VA_ARGS__)
+#define CT_LAUNCH(kern, grid, threads, smem, stream, ...) emu::launch(kern, grid, threads, smem, __VA_ARGS__)
 #else
 #define CT_SYNC() __syncthreads()
 #define CT_DYN_SMEM(name)                                                                          \
     extern __shared__ __align__(16) uint32_t ct_smem_words[];                                      \
     uint32_t *name = ct_smem_words
-#define CT_LAUNCH(kern, grid, smem, stream, ...) kern<<<grid, kThreads, smem, stream>>>(__VA_ARGS__)
+#define CT_LAUNCH(kern, grid, threads, smem, stream, ...) kern<<<grid, threads, smem, stream>>>(__VA_ARGS__)
 #endif
 
 namespace {
@@ -61,7 +61,7 @@ constexpr int kRW = 32;            /* grad_weight: reduction words per staged ti
 constexpr int kXRow = kRW + 4;     /* x tile row stride in words: conflict-free A fragments */
 constexpr int kTargetBlocks = 1024;/* grad_weight: blocks to aim for when choosing splits (fixed: determinism) */
 constexpr int kMinCinG = 8;        /* below this the M dimension wastes most of an mma; direct kernel wins */
-constexpr size_t kMaxSmem = 100 * 1024;
+constexpr size_t kMaxSmem = 99 * 1024; /* the opt-in limit of sm_86/sm_89 too (PTX JIT) */
 constexpr size_t kMaxWorkspace = (size_t)512 << 20;
 
 __device__ __forceinline__ uint32_t f2u(float f) {
@@ -73,6 +73,28 @@ __device__ __forceinline__ float u2f(uint32_t u) {
     float f;
     memcpy(&f, &u, 4);
     return f;
+}
+
+/* n / d for 0 <= n < 2^31 without a hardware divide (Granlund-Montgomery): staging loops split a flat
+ * index into (row, column) per element, and an integer divide there costs ~20 instructions. */
+struct fastdiv {
+    uint32_t d, m, l;
+};
+inline fastdiv make_fastdiv(uint32_t d) {
+    fastdiv f;
+    f.d = d;
+    f.l = 0;
+    while ((1ull << f.l) < d) ++f.l;
+    f.m = (uint32_t)((((1ull << f.l) - d) << 32) / d + 1);
+    return f;
+}
+__device__ __forceinline__ int fdiv(int n, const fastdiv &f) {
+#ifdef CONVT1D_BWD_EMU
+    const uint32_t hi = (uint32_t)(((uint64_t)(uint32_t)n * f.m) >> 32);
+#else
+    const uint32_t hi = __umulhi((uint32_t)n, f.m);
+#endif
+    return (int)(((uint64_t)hi + (uint32_t)n) >> f.l);
 }
 
 __device__ __forceinline__ uint32_t to_tf32(float f) {
@@ -164,12 +186,17 @@ template <int MODE, int NI> struct frag_math {
     }
 };
 
-/* 4 warps: BM = 64 -> 2 x 2 warps of 32 x 64; BM = 32 -> 1 x 4 warps of 32 x 32. */
+/* Warp tiling of a BM x 128 block tile, each warp 32 rows x WN columns:
+ *   BM = 32: 4 warps, 1 x 4 (32 x 32);  BM = 64: 4 warps, 2 x 2 (32 x 64);  BM = 128: 8 warps, 4 x 2. */
 template <int BM> struct warp_layout {
+    static constexpr int THREADS = BM == 128 ? 256 : 128;
     static constexpr int WARPS_M = BM / 32;
-    static constexpr int WARPS_N = 4 / WARPS_M;
+    static constexpr int WARPS_N = THREADS / 32 / WARPS_M;
     static constexpr int WN = kBN / WARPS_N;
     static constexpr int NI = WN / 8;
+    /* Register cap via __launch_bounds__: 128 (grad_input) / 168 (grad_weight, 128-thread blocks). */
+    static constexpr int MIN_BLOCKS_IN = BM == 128 ? 2 : 4;
+    static constexpr int MIN_BLOCKS_W = BM == 128 ? 2 : 3;
 };
 
 /* Accumulators -> shared tile [BM][kCStride] (float); the caller syncs before and after. */
@@ -195,19 +222,20 @@ struct bin_args {
     int64_t tiles_per_n; /* position tiles per batch row */
     int cin_g, cout_g, K, s, d;
     int cw;              /* words per output-channel chunk (multiple of 8) */
-    int span, span_pad;  /* staged gy positions per channel, and the smem row stride */
-    int wrow;            /* w tile row stride in words (cw + 4) */
+    int span, span_pad;  /* staged gy positions per channel, and the smem row stride (words) */
+    int wrs;             /* w tile row stride in elements (>= cw*EPW*K) */
+    fastdiv div_span, div_rowel; /* by span, by cw*EPW*K */
 };
 
 template <int MODE, int BM>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN_BLOCKS_IN)
     bwd_input_tc_kernel(const void *__restrict__ gy, const void *__restrict__ w, void *__restrict__ gx_, bin_args a) {
     typedef typename mode_traits<MODE>::T T;
     constexpr int EPW = mode_traits<MODE>::EPW;
     typedef warp_layout<BM> WL;
     CT_DYN_SMEM(sm);
     uint32_t *gys = sm;                      /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
-    uint32_t *wsm = sm + a.cw * a.span_pad;  /* [K][BM][wrow]: A(ci, word) of tap k */
+    uint32_t *wsm = sm + a.cw * a.span_pad;  /* [BM][wrs] elements: w[ci, c0.., :] as in global memory */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int g8 = lane >> 2, t4 = lane & 3;
@@ -218,8 +246,10 @@ __global__ void __launch_bounds__(kThreads)
     const int grp = blockIdx.z;
     const int64_t base = i0 * a.s - a.pad;          /* gy position of window column 0 */
     const int CH = a.cw * EPW;                      /* output channels per chunk */
+    const int rowel = CH * a.K;                     /* w elements per input channel per chunk */
     const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g;
     const int64_t w_row0 = (int64_t)grp * a.cin_g + ci0;
+    const int64_t w_rowlen = (int64_t)a.cout_g * a.K;
 
     float acc[2][WL::NI][4];
 #pragma unroll
@@ -232,38 +262,51 @@ __global__ void __launch_bounds__(kThreads)
     for (int c0 = 0; c0 < a.cout_g; c0 += CH) {
         /* gy window of CH channels; zero outside [0, L_out) and past Cout_g. */
         const int nel = CH * a.span;
-        for (int e = tid; e < nel; e += kThreads) {
-            const int ch = e / a.span, j = e - ch * a.span;
+#pragma unroll 4
+        for (int e = tid; e < nel; e += WL::THREADS) {
+            const int ch = fdiv(e, a.div_span), j = e - ch * a.span;
             const int64_t pos = base + j;
             uint32_t v = 0;
             if (c0 + ch < a.cout_g && pos >= 0 && pos < a.L_out)
                 v = load_elem<MODE>(gy, (gy_row0 + c0 + ch) * a.L_out + pos);
             put_elem<EPW>(gys, (ch / EPW) * a.span_pad + j, ch % EPW, v);
         }
-        /* w[ci, c0 .. c0+CH, 0..K) is contiguous per ci: coalesced reads, transposed to [k][ci][co]. */
-        const int rowel = CH * a.K;
+        /* w[ci, c0 .. c0+CH, 0..K) is contiguous per ci: a straight coalesced copy, zero past Cout_g. */
+        const int valid_el = (a.cout_g - c0 < CH ? a.cout_g - c0 : CH) * a.K;
         const int wel = BM * rowel;
-        for (int e = tid; e < wel; e += kThreads) {
-            const int ci = e / rowel, rem = e - ci * rowel;
-            const int co = rem / a.K, k = rem - co * a.K;
+#pragma unroll 4
+        for (int e = tid; e < wel; e += WL::THREADS) {
+            const int ci = fdiv(e, a.div_rowel), q = e - ci * rowel;
             uint32_t v = 0;
-            if (ci0 + ci < a.cin_g && c0 + co < a.cout_g)
-                v = load_elem<MODE>(w, ((w_row0 + ci) * a.cout_g + c0 + co) * a.K + k);
-            put_elem<EPW>(wsm, (k * BM + ci) * a.wrow + co / EPW, co % EPW, v);
+            if (ci0 + ci < a.cin_g && q < valid_el) v = load_elem<MODE>(w, (w_row0 + ci) * w_rowlen + (int64_t)c0 * a.K + q);
+            if (EPW == 1)
+                wsm[ci * a.wrs + q] = v;
+            else
+                reinterpret_cast<uint16_t *>(wsm)[ci * a.wrs + q] = (uint16_t)v;
         }
         CT_SYNC();
         for (int k = 0; k < a.K; ++k) {
-            const uint32_t *wk = wsm + k * BM * a.wrow;
             const int koff = k * a.d;
             for (int kw = 0; kw < a.cw; kw += 8) {
                 uint32_t af[2][4], as[2][4];
+                /* A word (row, c) = w[ci0+row, c0 + c*EPW (+1), k]: element c*EPW*K + k of the row. */
 #pragma unroll
                 for (int mi = 0; mi < 2; ++mi) {
-                    const uint32_t *ap = wk + (wm * 32 + mi * 16 + g8) * a.wrow + kw + t4;
-                    af[mi][0] = ap[0];
-                    af[mi][1] = ap[8 * a.wrow];
-                    af[mi][2] = ap[4];
-                    af[mi][3] = ap[8 * a.wrow + 4];
+                    const int el = (wm * 32 + mi * 16 + g8) * a.wrs + (kw + t4) * EPW * a.K + k;
+                    const int r8 = 8 * a.wrs, c4 = 4 * EPW * a.K;
+                    if (EPW == 1) {
+                        af[mi][0] = wsm[el];
+                        af[mi][1] = wsm[el + r8];
+                        af[mi][2] = wsm[el + c4];
+                        af[mi][3] = wsm[el + r8 + c4];
+                    } else {
+                        const uint16_t *w16 = reinterpret_cast<const uint16_t *>(wsm);
+                        const int K1 = a.K;
+                        af[mi][0] = w16[el] | ((uint32_t)w16[el + K1] << 16);
+                        af[mi][1] = w16[el + r8] | ((uint32_t)w16[el + r8 + K1] << 16);
+                        af[mi][2] = w16[el + c4] | ((uint32_t)w16[el + c4 + K1] << 16);
+                        af[mi][3] = w16[el + r8 + c4] | ((uint32_t)w16[el + r8 + c4 + K1] << 16);
+                    }
                 }
                 frag_math<MODE, WL::NI>::prep_a(af, as);
                 const uint32_t *b0p = gys + (kw + t4) * a.span_pad + koff;
@@ -283,7 +326,7 @@ __global__ void __launch_bounds__(kThreads)
     acc_to_smem<WL::NI>(cs, acc, wm, wn, WL::WN, lane);
     CT_SYNC();
     T *gx = static_cast<T *>(gx_);
-    for (int e = tid; e < BM * kBN; e += kThreads) {
+    for (int e = tid; e < BM * kBN; e += WL::THREADS) {
         const int row = e / kBN, col = e % kBN;
         if (ci0 + row < a.cin_g && i0 + col < a.L_in)
             store_out(gx + (n * a.Cin + w_row0 + row) * a.L_in + i0 + col, cs[row * kCStride + col]);
@@ -299,11 +342,12 @@ struct bw_args {
     int cin_g, cout_g, K, s, d;
     int col_tiles, splits;
     int rows, span, span_pad;       /* staged gy channels, positions per channel, row stride */
+    fastdiv div_span;
     float *ws;                      /* [splits][wnumel] partials, or NULL: write grad_w directly */
 };
 
 template <int MODE, int BM>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN_BLOCKS_W)
     bwd_weight_tc_kernel(const void *__restrict__ gy, const void *__restrict__ x, void *__restrict__ gw_, bw_args a) {
     typedef typename mode_traits<MODE>::T T;
     constexpr int EPW = mode_traits<MODE>::EPW;
@@ -350,7 +394,8 @@ __global__ void __launch_bounds__(kThreads)
         const int64_t i0 = (rt - n * a.tiles_per_n) * RP;
         const int64_t base = i0 * a.s - a.pad;
         const int64_t x_row0 = n * a.Cin + (int64_t)grp * a.cin_g + ci0;
-        for (int e = tid; e < BM * RP; e += kThreads) {
+#pragma unroll 4
+        for (int e = tid; e < BM * RP; e += WL::THREADS) {
             const int ci = e / RP, il = e % RP;
             uint32_t v = 0;
             if (ci0 + ci < a.cin_g && i0 + il < a.L_in) v = load_elem<MODE>(x, (x_row0 + ci) * a.L_in + i0 + il);
@@ -358,8 +403,9 @@ __global__ void __launch_bounds__(kThreads)
         }
         const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g + co_lo;
         const int nel = a.rows * a.span;
-        for (int e = tid; e < nel; e += kThreads) {
-            const int r = e / a.span, m = e - r * a.span;
+#pragma unroll 4
+        for (int e = tid; e < nel; e += WL::THREADS) {
+            const int r = fdiv(e, a.div_span), m = e - r * a.span;
             const bool ch_ok = co_lo + r < a.cout_g;
             const int64_t pos = base + m;
             uint32_t v = 0;
@@ -373,7 +419,7 @@ __global__ void __launch_bounds__(kThreads)
             gys[r * a.span_pad + m] = v;
         }
         CT_SYNC();
-#pragma unroll
+#pragma unroll 1 /* keeps grad_weight under 128 registers for the 256-thread tile */
         for (int kw = 0; kw < kRW; kw += 8) {
             uint32_t af[2][4], as[2][4];
 #pragma unroll
@@ -399,7 +445,7 @@ __global__ void __launch_bounds__(kThreads)
     acc_to_smem<WL::NI>(cs, acc, wm, wn, WL::WN, lane);
     CT_SYNC();
     const int64_t out_row0 = (int64_t)grp * a.cin_g + ci0;
-    for (int e = tid; e < BM * kBN; e += kThreads) {
+    for (int e = tid; e < BM * kBN; e += WL::THREADS) {
         const int row = e / kBN, col = e % kBN;
         if (ci0 + row < a.cin_g && j0 + col < ncols) {
             const int64_t idx = (out_row0 + row) * ncols + j0 + col;
@@ -441,11 +487,34 @@ bool basic_ok(const convt1d_problem &pr) {
            pr.cout_g * p.kernel_size <= (1 << 28);
 }
 
-int round_span_pad(int span) {
-    /* Row stride = 8 (mod 32): with stride 1 the 4 x 8 lanes of a B fragment hit 32 distinct banks. */
-    int sp = (span + 31) / 32 * 32 + 8;
-    if (sp - 32 >= span) sp -= 32;
-    return sp;
+/* Shared-memory bank conflicts of one warp-wide 32-bit load: the largest number of distinct words that
+ * fall into one bank (1 = conflict-free). word(lane) gives the word address each lane reads. */
+template <typename F> int bank_conflicts(F word) {
+    int worst = 1;
+    for (int b = 0; b < 32; ++b) {
+        long long seen[32];
+        int n = 0;
+        for (int l = 0; l < 32; ++l) {
+            const long long w = word(l);
+            if (((w % 32) + 32) % 32 != b) continue;
+            bool dup = false;
+            for (int i = 0; i < n; ++i) dup |= seen[i] == w;
+            if (!dup) seen[n++] = w;
+        }
+        if (n > worst) worst = n;
+    }
+    return worst;
+}
+
+/* The row stride in [lo, lo + 32*per_word) whose fragment loads conflict least (first minimum). */
+template <typename F> int pick_stride(int lo, int per_word, F conflicts_of) {
+    int best = lo, best_c = 1 << 30;
+    for (int sp = lo; sp < lo + 32 * per_word; ++sp) {
+        const int c = conflicts_of(sp);
+        if (c < best_c) best_c = c, best = sp;
+        if (c == 1) break;
+    }
+    return best;
 }
 
 struct bin_plan {
@@ -474,22 +543,41 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
     const int64_t span = (int64_t)(kBN - 1) * a.s + (int64_t)a.d * (a.K - 1) + 1;
     if (span > (1 << 20)) return false;
     a.span = (int)span;
-    a.span_pad = round_span_pad(a.span);
-    pl->BM = pr.cin_g <= 32 ? 32 : 64;
-    /* Widest channel chunk that keeps the main-loop tiles small enough for several blocks per SM. */
+    /* B fragment: lane (g, t) reads word row t at window column g*s. */
+    a.span_pad = pick_stride(a.span, 1, [&](int sp) {
+        return bank_conflicts([&](int l) { return (long long)(l & 3) * sp + (long long)(l >> 2) * a.s; });
+    });
+    /* BM = 128 halves the gy staging per MAC for wide layers, when that still leaves >= 2 blocks per SM. */
+    const int64_t pos_tiles = p.batch * a.tiles_per_n;
+    int bm = pr.cin_g <= 32 ? 32 : pr.cin_g <= 64 ? 64 : 128;
+    if (bm == 128 && pos_tiles * ((pr.cin_g + 127) / 128) * p.groups < 264) bm = 64;
     const int64_t cw_needed = ((pr.cout_g + EPW - 1) / EPW + 7) / 8 * 8;
-    size_t main_bytes = 0;
-    a.cw = 0;
-    for (int cw = 32; cw >= 8; cw /= 2) {
-        if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
-        main_bytes = 4 * ((size_t)cw * a.span_pad + (size_t)a.K * pl->BM * (cw + 4));
-        a.cw = cw;
-        if (main_bytes <= 48 * 1024) break;
+    for (;;) {
+        pl->BM = bm;
+        /* Widest channel chunk that keeps the main-loop tiles small enough for several blocks per SM. */
+        size_t main_bytes = 0;
+        a.cw = 0;
+        for (int cw = 32; cw >= 8; cw /= 2) {
+            if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
+            const int rowel = cw * EPW * a.K;
+            /* A fragment: lane (g, t) reads row g, element t*EPW*K (16-bit: two elements per word). */
+            a.wrs = pick_stride(rowel, EPW, [&](int rs) {
+                return bank_conflicts(
+                    [&](int l) { return ((long long)(l >> 2) * rs + (long long)(l & 3) * EPW * a.K) / EPW; });
+            });
+            main_bytes = 4 * (size_t)cw * a.span_pad + (size_t)bm * a.wrs * (4 / EPW);
+            main_bytes = (main_bytes + 15) / 16 * 16;
+            a.cw = cw;
+            if (main_bytes <= (size_t)(bm == 128 ? 96 : 48) * 1024) break;
+        }
+        const size_t epi = 4 * (size_t)bm * kCStride;
+        pl->smem = main_bytes > epi ? main_bytes : epi;
+        if (pl->smem <= kMaxSmem) break;
+        if (bm == 32) return false;
+        bm /= 2; /* any BM is correct for any Cin_g: smaller tiles just mean more of them */
     }
-    a.wrow = a.cw + 4;
-    const size_t epi = 4 * (size_t)pl->BM * kCStride;
-    pl->smem = main_bytes > epi ? main_bytes : epi;
-    if (pl->smem > kMaxSmem) return false;
+    a.div_span = make_fastdiv((uint32_t)a.span);
+    a.div_rowel = make_fastdiv((uint32_t)(a.cw * EPW * a.K));
     const int64_t gx = p.batch * a.tiles_per_n;
     const int64_t gy = (pr.cin_g + pl->BM - 1) / pl->BM;
     if (gx <= 0 || gx > 0x7fffffffLL || gy > 65535) return false;
@@ -531,12 +619,23 @@ bool plan_weight(const convt1d_problem &pr, size_t ws_avail, bw_plan *pl) {
     const int64_t span = (int64_t)(RP - 1) * a.s + (int64_t)a.d * (a.K - 1) + 1;
     if (span > (1 << 20)) return false;
     a.span = (int)span;
-    a.span_pad = round_span_pad(a.span);
-    pl->BM = pr.cin_g <= 32 ? 32 : 64;
-    const size_t main_bytes = 4 * ((size_t)pl->BM * kXRow + (size_t)a.rows * a.span_pad);
-    const size_t epi = 4 * (size_t)pl->BM * kCStride;
-    pl->smem = main_bytes > epi ? main_bytes : epi;
-    if (pl->smem > kMaxSmem) return false;
+    /* B fragment: lane (g, t) reads column j = g (gy row j/K, tap j%K) at reduction word t. */
+    a.span_pad = pick_stride(a.span, 1, [&](int sp) {
+        return bank_conflicts([&](int l) {
+            const int j = l >> 2;
+            return (long long)(j / a.K) * sp + (long long)(j % a.K) * a.d + (long long)(l & 3) * EPW * a.s;
+        });
+    });
+    a.div_span = make_fastdiv((uint32_t)a.span);
+    pl->BM = pr.cin_g <= 32 ? 32 : pr.cin_g <= 64 ? 64 : 128;
+    for (;;) {
+        const size_t main_bytes = 4 * ((size_t)pl->BM * kXRow + (size_t)a.rows * a.span_pad);
+        const size_t epi = 4 * (size_t)pl->BM * kCStride;
+        pl->smem = main_bytes > epi ? main_bytes : epi;
+        if (pl->smem <= kMaxSmem) break;
+        if (pl->BM == 32) return false;
+        pl->BM /= 2;
+    }
     const int64_t ci_tiles = (pr.cin_g + pl->BM - 1) / pl->BM;
     const int64_t gx = ci_tiles * a.col_tiles;
     if (gx > 0x7fffffffLL) return false;
@@ -564,9 +663,16 @@ cudaError_t prepare(K kern, size_t smem) {
     (void)smem;
     return cudaSuccess;
 #else
-    if (smem > 48 * 1024)
-        return cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    return cudaSuccess;
+    if (smem <= 48 * 1024) return cudaSuccess;
+    /* Opt in once per device (and kernel) to the largest size any plan uses, not on every launch. */
+    static unsigned long long done_mask = 0;
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    if (dev < 64 && (done_mask >> dev & 1ull)) return cudaSuccess;
+    e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kMaxSmem);
+    if (e == cudaSuccess && dev < 64) __atomic_fetch_or(&done_mask, 1ull << dev, __ATOMIC_RELAXED);
+    return e;
 #endif
 }
 
@@ -583,13 +689,15 @@ cudaError_t launch_input(const bin_plan &pl, const void *gy, const void *w, void
     void (*kern)(const void *, const void *, void *, bin_args) = bwd_input_tc_kernel<MODE, BM>;
     cudaError_t e = prepare(kern, pl.smem);
     if (e != cudaSuccess) return e;
-    CT_LAUNCH(kern, pl.grid, pl.smem, stream, gy, w, gx, pl.a);
+    CT_LAUNCH(kern, pl.grid, warp_layout<BM>::THREADS, pl.smem, stream, gy, w, gx, pl.a);
     return last_error();
 }
 
 template <int MODE>
 cudaError_t launch_input_bm(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
-    return pl.BM == 32 ? launch_input<MODE, 32>(pl, gy, w, gx, stream) : launch_input<MODE, 64>(pl, gy, w, gx, stream);
+    if (pl.BM == 32) return launch_input<MODE, 32>(pl, gy, w, gx, stream);
+    if (pl.BM == 64) return launch_input<MODE, 64>(pl, gy, w, gx, stream);
+    return launch_input<MODE, 128>(pl, gy, w, gx, stream);
 }
 
 template <int MODE, int BM>
@@ -597,19 +705,21 @@ cudaError_t launch_weight(const bw_plan &pl, const void *gy, const void *x, void
     void (*kern)(const void *, const void *, void *, bw_args) = bwd_weight_tc_kernel<MODE, BM>;
     cudaError_t e = prepare(kern, pl.smem);
     if (e != cudaSuccess) return e;
-    CT_LAUNCH(kern, pl.grid, pl.smem, stream, gy, x, gw, pl.a);
+    CT_LAUNCH(kern, pl.grid, warp_layout<BM>::THREADS, pl.smem, stream, gy, x, gw, pl.a);
     e = last_error();
     if (e != cudaSuccess || pl.a.splits == 1) return e;
     typedef typename mode_traits<MODE>::T T;
     void (*red)(const float *, T *, int64_t, int) = bwd_weight_reduce_kernel<T>;
     const int64_t blocks = (pl.a.wnumel + kThreads - 1) / kThreads;
-    CT_LAUNCH(red, dim3((unsigned)blocks), 0, stream, (const float *)pl.a.ws, (T *)gw, pl.a.wnumel, pl.a.splits);
+    CT_LAUNCH(red, dim3((unsigned)blocks), kThreads, 0, stream, (const float *)pl.a.ws, (T *)gw, pl.a.wnumel, pl.a.splits);
     return last_error();
 }
 
 template <int MODE>
 cudaError_t launch_weight_bm(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
-    return pl.BM == 32 ? launch_weight<MODE, 32>(pl, gy, x, gw, stream) : launch_weight<MODE, 64>(pl, gy, x, gw, stream);
+    if (pl.BM == 32) return launch_weight<MODE, 32>(pl, gy, x, gw, stream);
+    if (pl.BM == 64) return launch_weight<MODE, 64>(pl, gy, x, gw, stream);
+    return launch_weight<MODE, 128>(pl, gy, x, gw, stream);
 }
 
 } // namespace
@@ -643,6 +753,7 @@ convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad
                                      void *workspace, size_t workspace_bytes, cudaStream_t stream) {
     bw_plan pl;
     if (!plan_weight(pr, workspace ? workspace_bytes : 0, &pl)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (!grad_w) return convt1d_fail(CONVT1D_ERROR_NULL_POINTER, "grad_w must not be NULL");
     cudaError_t e;
     if (pr.p.batch == 0) { /* empty reduction: grad_w = 0 */
         const size_t bytes = (size_t)pl.a.wnumel * convt1d_dtype_size(pr.dtype);

@@ -38,8 +38,12 @@ gcc -std=c11 -O2 -fPIC -Iinclude -Isrc/core -c src/core/params.c -o "$B/params.o
 grep -E "spill|registers" "$B/ptxas.log" | paste - - | sed -E 's/ +/ /g' | sort | uniq -c | head -20 || true
 "$NVCC" -std=c++17 -O3 "${GEN[@]}" "${INC[@]}" -c dev/cuda/bwd/bwd_bench.cu -o "$B/bwd_bench.o"
 "$NVCC" "${GEN[@]}" -o "$B/bwd_bench" "$B/bwd_bench.o" "$B/bwd_tc.o" "$B/params.o"
-if command -v cuobjdump >/dev/null 2>&1 || [[ -x "$(dirname "$(command -v "$NVCC")")/cuobjdump" ]]; then
-  echo "tensor-core instructions in bwd_tc.o: $(cuobjdump -sass "$B/bwd_tc.o" 2>/dev/null | grep -c HMMA || true) HMMA"
+# nvcc may be a wrapper script: look for cuobjdump next to the real one too.
+CUOBJ=$(command -v cuobjdump || true)
+[[ -n "$CUOBJ" ]] || CUOBJ="$(dirname "$(readlink -f "$(command -v "$NVCC")")")/cuobjdump"
+if [[ -x "$CUOBJ" ]]; then
+  echo "tensor-core instructions in bwd_tc.o (sm_${ARCH} SASS):"
+  "$CUOBJ" -sass "$B/bwd_tc.o" | grep -oE "HMMA\.[0-9A-Z.]+" | sort | uniq -c || echo "  none found: FAILED"
 fi
 echo "== run"
 "$B/bwd_bench" "$@"
