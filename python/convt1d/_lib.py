@@ -65,8 +65,19 @@ def _candidates() -> list[str]:
     dev = glob.glob(os.path.join(_REPO, "build", "*", _LIBNAME))
     dev += glob.glob(os.path.join(_REPO, "build", "*", "*", _LIBNAME))
     dev.sort(key=os.path.getmtime, reverse=True)
-    out.extend(dev)
+    out.extend(p for p in dev if not _sanitized(p))
     return out
+
+
+def _sanitized(path: str) -> bool:
+    """True for sanitizer builds (build/asan...): dlopen'ing one into Python kills the process
+    ("ASan runtime does not come first"), so the development search skips them."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return True
+    return any(tag in data for tag in (b"libasan.so", b"libtsan.so", b"libmsan", b"libhwasan"))
 
 
 def _want_cuda() -> bool:

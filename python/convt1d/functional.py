@@ -9,6 +9,8 @@ from . import _lib, _ops
 __all__ = ["conv_transpose1d"]
 
 _Tensor = torch.Tensor
+# Exact types the eager fast path accepts: Parameter adds no __torch_function__ behaviour.
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
 _grad_enabled = torch.is_grad_enabled
 _autocast_enabled = torch.is_autocast_enabled
 _is_compiling = torch.compiler.is_compiling
@@ -98,8 +100,8 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     # tracing): call the kernel directly, or through one autograd.Function when a gradient is
     # needed, and skip the dispatcher round trips. _is_compiling() comes first so that dynamo never
     # traces the mode queries.
-    if (not _is_compiling() and type(input) is _Tensor and type(weight) is _Tensor
-            and (bias is None or type(bias) is _Tensor)
+    if (not _is_compiling() and type(input) in _PLAIN and type(weight) in _PLAIN
+            and (bias is None or type(bias) in _PLAIN)
             and (input.is_cuda or input.is_cpu)
             and not _autocast_enabled("cuda" if input.is_cuda else "cpu")
             and not _dispatch_modes() and not _function_modes() and not _functorch_active()):

@@ -1,0 +1,228 @@
+"""CUDA checks (skipped without a GPU and a CUDA build of the library)."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+import convt1d
+from helpers import (cuda_ready, edge_cases, kwargs, make_inputs, random_configs, ref, rel_err, shrink,
+                     suite)
+
+pytestmark = [pytest.mark.cuda,
+              pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU and a CUDA build of libconvt1d")]
+
+CASES = edge_cases() + [shrink(c, max_len=512, max_n=4) for c in suite()] + random_configs(60, seed=11)
+IDS = [c["name"] for c in CASES]
+
+
+@pytest.fixture
+def strict_fp32():
+    old = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = False
+    yield
+    torch.backends.cudnn.allow_tf32 = old
+
+
+@pytest.mark.parametrize("c", CASES, ids=IDS)
+def test_cuda_f64(c):
+    x, w, b = make_inputs(c, device="cuda")
+    y = convt1d.conv_transpose1d(x, w, b, **kwargs(c))
+    assert y.is_cuda and rel_err(y, ref(x.cpu(), w.cpu(), None if b is None else b.cpu(), c)) <= 1e-12
+
+
+@pytest.mark.parametrize("c", CASES, ids=IDS)
+def test_cuda_f32_strict(c, strict_fp32):
+    x, w, b = make_inputs(c)
+    y = convt1d.conv_transpose1d(x.float().cuda(), w.float().cuda(), None if b is None else b.float().cuda(),
+                                 **kwargs(c))
+    assert rel_err(y, ref(x, w, b, c)) <= 1e-5
+
+
+@pytest.mark.parametrize("c", CASES, ids=IDS)
+def test_cuda_tf32_mode(c):
+    torch.backends.cudnn.allow_tf32 = True
+    x, w, b = make_inputs(c)
+    y = convt1d.conv_transpose1d(x.float().cuda(), w.float().cuda(), None if b is None else b.float().cuda(),
+                                 **kwargs(c))
+    assert rel_err(y, ref(x, w, b, c)) <= 5e-3  # TF32 has a 10-bit mantissa
+
+
+@pytest.mark.parametrize("dtype,tol", [(torch.float16, 2e-3), (torch.bfloat16, 1e-2)])
+@pytest.mark.parametrize("c", CASES, ids=IDS)
+def test_cuda_half(c, dtype, tol):
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda")
+    y = convt1d.conv_transpose1d(x, w, b, **kwargs(c))
+    assert y.dtype == dtype and rel_err(y, ref(x.cpu(), w.cpu(), None if b is None else b.cpu(), c)) <= tol
+
+
+@pytest.mark.parametrize("c", CASES[:30], ids=IDS[:30])
+def test_cuda_grads_f64(c):
+    x, w, b = make_inputs(c, device="cuda")
+    ins = [t.clone().requires_grad_() for t in (x, w) + ((b,) if b is not None else ())]
+    y = convt1d.conv_transpose1d(ins[0], ins[1], ins[2] if b is not None else None, **kwargs(c))
+    gy = torch.randn_like(y)
+    ours = torch.autograd.grad(y, ins, gy)
+    ins_c = [t.detach().cpu().requires_grad_() for t in ins]
+    yr = F.conv_transpose1d(ins_c[0], ins_c[1], ins_c[2] if b is not None else None, **kwargs(c))
+    theirs = torch.autograd.grad(yr, ins_c, gy.cpu())
+    for o, t in zip(ours, theirs):
+        assert rel_err(o, t) <= 1e-12
+
+
+def test_cuda_grads_f32_strict(strict_fp32):
+    c = dict(N=4, Cin=32, Cout=48, K=5, L=300, stride=3, padding=2, output_padding=1, groups=2,
+             dilation=2, bias=True)
+    x, w, b = make_inputs(c)
+    gy = torch.randn(ref(x, w, b, c).shape, dtype=torch.float64)
+    ins = [t.float().cuda().requires_grad_() for t in (x, w, b)]
+    ours = torch.autograd.grad(convt1d.conv_transpose1d(*ins, **kwargs(c)), ins, gy.float().cuda())
+    ins64 = [t.clone().requires_grad_() for t in (x, w, b)]
+    theirs = torch.autograd.grad(F.conv_transpose1d(*ins64, **kwargs(c)), ins64, gy)
+    for o, t in zip(ours, theirs):
+        assert rel_err(o, t) <= 1e-5
+
+
+def test_cuda_gradcheck_gradgradcheck():
+    c = dict(N=2, Cin=4, Cout=6, K=3, L=5, stride=2, padding=1, output_padding=1, groups=2,
+             dilation=2, bias=True)
+    x, w, b = make_inputs(c, device="cuda")
+    ins = [t.requires_grad_() for t in (x, w, b)]
+    f = lambda x, w, b: convt1d.conv_transpose1d(x, w, b, **kwargs(c))
+    assert torch.autograd.gradcheck(f, ins)
+    assert torch.autograd.gradgradcheck(f, ins)
+
+
+def test_cuda_backward_deterministic_bitwise():
+    c = dict(N=8, Cin=64, Cout=64, K=4, L=4096, stride=2, padding=1, output_padding=0, groups=1,
+             dilation=1, bias=True)
+    for dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64):
+        x, w, b = make_inputs(c, dtype=dtype, device="cuda")
+        lout = convt1d.output_length(c["L"], c["K"], c["stride"], c["padding"], 0, c["dilation"])
+        gy = torch.randn(c["N"], c["Cout"], lout, device="cuda").to(dtype)
+        first = None
+        for _ in range(10):
+            out = torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, 2, 1, 0, 1, 1, [True, True, True])
+            if first is None:
+                first = [t.clone() for t in out]
+            else:
+                for a, b2 in zip(first, out):
+                    assert torch.equal(a, b2), dtype
+
+
+def test_cuda_graph_capture_and_replay():
+    c = dict(N=4, Cin=16, Cout=24, K=4, L=256, stride=2, padding=1, output_padding=0, groups=2,
+             dilation=1, bias=True)
+    x, w, b = make_inputs(c, dtype=torch.float32, device="cuda")
+    gy = torch.randn(4, 24, 512, device="cuda")
+    static_x, static_gy = x.clone(), gy.clone()
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):  # warm-up on a side stream, as torch.cuda.graphs asks
+        for _ in range(3):
+            convt1d.conv_transpose1d(static_x, w, b, **kwargs(c))
+            torch.ops.convt1d.conv_transpose1d_backward(static_gy, static_x, w, 2, 1, 0, 2, 1, [True, True, True])
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = convt1d.conv_transpose1d(static_x, w, b, **kwargs(c))
+        gx, gw, gb = torch.ops.convt1d.conv_transpose1d_backward(static_gy, static_x, w, 2, 1, 0, 2, 1,
+                                                                 [True, True, True])
+    for _ in range(3):
+        nx, ngy = torch.randn_like(x), torch.randn_like(gy)
+        static_x.copy_(nx)
+        static_gy.copy_(ngy)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.allclose(y, F.conv_transpose1d(nx, w, b, **kwargs(c)), rtol=1e-2, atol=1e-2)
+        gx_r, gw_r, gb_r = torch.ops.aten.convolution_backward(
+            ngy, nx, w, [24], [2], [1], [1], True, [0], 2, [True, True, True])
+        assert rel_err(gx, gx_r) <= 1e-2 and rel_err(gw, gw_r) <= 1e-2 and rel_err(gb, gb_r) <= 1e-5
+
+
+def test_cuda_module_graph_training_step():
+    m = convt1d.ConvTranspose1d(8, 6, 4, stride=2, padding=1, device="cuda")
+    x = torch.randn(2, 8, 64, device="cuda")
+    gm = torch.cuda.make_graphed_callables(m, (x.clone().requires_grad_(),))
+    y = gm(x.clone().requires_grad_())
+    y.sum().backward()
+    assert m.weight.grad is not None and torch.isfinite(m.weight.grad).all()
+
+
+def test_cuda_side_stream_and_non_default_device_current():
+    x, w = torch.randn(2, 8, 100, device="cuda"), torch.randn(8, 4, 3, device="cuda")
+    expect = convt1d.conv_transpose1d(x, w)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        y = convt1d.conv_transpose1d(x, w)
+    torch.cuda.current_stream().wait_stream(s)
+    assert torch.equal(y, expect)
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
+def test_cuda_second_device():
+    x, w = torch.randn(2, 8, 100, device="cuda:1"), torch.randn(8, 4, 3, device="cuda:1")
+    with torch.cuda.device(0):
+        y = convt1d.conv_transpose1d(x, w)
+    assert y.device == x.device
+    assert rel_err(y, F.conv_transpose1d(x.cpu().double(), w.cpu().double())) <= 1e-5
+
+
+def test_cuda_non_contiguous_and_unbatched():
+    x = torch.randn(40, 6, 3, device="cuda", dtype=torch.float64).permute(2, 1, 0)
+    w = torch.randn(6, 4, 5, device="cuda", dtype=torch.float64)
+    y = convt1d.conv_transpose1d(x, w, stride=2, groups=2)
+    assert rel_err(y, F.conv_transpose1d(x.cpu(), w.cpu(), stride=2, groups=2)) <= 1e-12
+    assert rel_err(convt1d.conv_transpose1d(x[0], w, groups=2), F.conv_transpose1d(x[0].cpu(), w.cpu(), groups=2)) <= 1e-12
+
+
+def test_cuda_empty_batch():
+    x, w = torch.randn(0, 4, 10, device="cuda"), torch.randn(4, 3, 3, device="cuda", requires_grad=True)
+    b = torch.randn(3, device="cuda", requires_grad=True)
+    y = convt1d.conv_transpose1d(x, w, b)
+    assert y.shape == (0, 3, 12)
+    y.sum().backward()
+    assert torch.equal(w.grad, torch.zeros_like(w)) and torch.equal(b.grad, torch.zeros_like(b))
+
+
+def test_cuda_compile_fullgraph_forward_and_training():
+    torch._dynamo.reset()
+    m = convt1d.ConvTranspose1d(8, 6, 4, stride=2, padding=1, device="cuda")
+    r = torch.nn.ConvTranspose1d(8, 6, 4, stride=2, padding=1, device="cuda")
+    r.load_state_dict(m.state_dict())
+    cm = torch.compile(m, fullgraph=True)
+    x = torch.randn(2, 8, 64, device="cuda")
+    with torch.no_grad():
+        assert rel_err(cm(x), r(x)) <= 5e-3
+    loss = cm(x).square().mean()
+    loss.backward()
+    r(x).square().mean().backward()
+    assert rel_err(m.weight.grad, r.weight.grad) <= 5e-3
+
+
+def test_cuda_autocast_like_pytorch():
+    x, w, b = torch.randn(2, 8, 50, device="cuda"), torch.randn(8, 4, 3, device="cuda"), torch.randn(4, device="cuda")
+    for dtype in (torch.float16, torch.bfloat16):
+        with torch.autocast("cuda", dtype=dtype):
+            ours = convt1d.conv_transpose1d(x, w, b, stride=2)
+            theirs = F.conv_transpose1d(x, w, b, stride=2)
+        assert ours.dtype == theirs.dtype == dtype
+        assert rel_err(ours, theirs) <= 1e-2
+    torch._dynamo.reset()
+    fn = torch.compile(lambda x: convt1d.conv_transpose1d(x, w, b, stride=2), fullgraph=True)
+    with torch.autocast("cuda", dtype=torch.float16):
+        assert fn(x).dtype == torch.float16
+
+
+def test_cuda_tf32_flag_read_at_every_call():
+    # Large reduction: TF32 and strict results must differ, and follow the flag call by call.
+    x, w = torch.randn(1, 2048, 64, device="cuda"), torch.randn(2048, 16, 1, device="cuda")
+    r = F.conv_transpose1d(x.double(), w.double())
+    old = torch.backends.cudnn.allow_tf32
+    try:
+        torch.backends.cudnn.allow_tf32 = False
+        strict = rel_err(convt1d.conv_transpose1d(x, w), r)
+        torch.backends.cudnn.allow_tf32 = True
+        loose = rel_err(convt1d.conv_transpose1d(x, w), r)
+    finally:
+        torch.backends.cudnn.allow_tf32 = old
+    assert strict <= 1e-5 and loose <= 5e-3

@@ -1,0 +1,101 @@
+"""The loader, python -m convt1d, python -m convt1d.bench and kernelbench/evaluate.py (CPU smoke runs)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import convt1d
+from helpers import REPO
+
+ENV = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           CONVT1D_LIBRARY=convt1d.library_path, PYTHONUNBUFFERED="1")
+
+
+def run(args, env=ENV, timeout=300):
+    return subprocess.run([sys.executable] + args, cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_loader_honours_convt1d_library():
+    env = dict(ENV, CONVT1D_LIBRARY="/nonexistent/libconvt1d.so")
+    r = run(["-c", "import convt1d"], env=env)
+    assert r.returncode != 0 and "/nonexistent/libconvt1d.so" in r.stderr
+    r = run(["-c", "import convt1d; print(convt1d.library_path)"])
+    assert r.returncode == 0 and r.stdout.strip() == convt1d.library_path
+
+
+def test_loader_finds_a_build_without_env():
+    env = {k: v for k, v in ENV.items() if k != "CONVT1D_LIBRARY"}
+    r = run(["-c", "import convt1d; print(convt1d.library_path)"], env=env)
+    assert r.returncode == 0, r.stderr
+    path = r.stdout.strip()
+    assert path.endswith("libconvt1d.so")
+    assert os.path.dirname(path) == os.path.join(REPO, "python", "convt1d") or \
+        os.path.dirname(os.path.dirname(path)) == os.path.join(REPO, "build")
+
+
+def test_python_m_convt1d_cpu():
+    r = run(["-m", "convt1d", "--device", "cpu", "--cpu-length", "256", "--runs", "2"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "SMALLER sizes" in r.stdout and "all outputs match PyTorch" in r.stdout
+    assert r.stdout.count("conv_transposed_1D") == 3
+
+
+def test_bench_cpu_smoke(tmp_path):
+    out = tmp_path / "bench.json"
+    r = run(["-m", "convt1d.bench", "--device", "cpu", "--shapes", "kernelbench_79_small,groups_uneven_ratio",
+             "--modes", "fp32,bf16,fp32_fwd_bwd,fp32_bwd_weight,fp32_bwd_bias", "--budget-ms", "5",
+             "--out", str(out)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    data = json.loads(out.read_text())
+    assert {"gpu", "torch", "cudnn", "git_commit", "date", "copy_bw_gbps"} <= set(data["header"])
+    recs = data["records"]
+    assert len(recs) == 10
+    timed = [x for x in recs if "speedup" in x]
+    assert len(timed) == 9  # kernelbench_79_small has no bias: its bwd_bias case is skipped
+    for x in timed:
+        for k in ("name", "mode", "convt1d_ms", "cudnn_ms", "speedup", "rel_err", "gbps", "pct_copy_bw", "tflops"):
+            assert k in x
+        assert x["rel_err"] <= (2e-2 if x["mode"].startswith("bf16") else 1e-5)
+    assert "geomean speedup" in r.stdout
+
+
+def test_kernelbench_evaluate_cpu_small(tmp_path):
+    out = tmp_path / "kb.json"
+    r = run(["kernelbench/evaluate.py", "--device", "cpu", "--small", "--runs", "3", "--warmup", "1",
+             "--out", str(out)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    data = json.loads(out.read_text())
+    assert len(data["results"]) == 3
+    for rec in data["results"]:
+        assert rec["correct"] and rec["same_init_weights"] and rec["trials_passed"] == 5
+        assert rec["max_rel_err"] <= 1e-5 and rec["speedup"] > 0
+
+
+def test_kernelbench_models_match_problems_json():
+    import importlib.util
+    models = json.load(open(os.path.join(REPO, "tests", "problems.json")))["kernelbench_models"]
+    for fname, spec in models.items():
+        if not fname.endswith(".py"):
+            continue
+        m = importlib.util.spec_from_file_location("kb_" + fname[:2], os.path.join(REPO, "kernelbench", fname))
+        mod = importlib.util.module_from_spec(m)
+        m.loader.exec_module(mod)
+        assert mod.get_init_inputs() == spec["get_init_inputs"]
+        assert [mod.batch_size, mod.in_channels, mod.length] == spec["input"]
+        import torch
+        torch.manual_seed(42)
+        a = mod.Model(*mod.get_init_inputs())
+        torch.manual_seed(42)
+        b = mod.ModelNew(*mod.get_init_inputs())
+        assert all(torch.equal(p, q) for p, q in zip(a.state_dict().values(), b.state_dict().values()))
+        x = torch.rand(2, mod.in_channels, 64)
+        with torch.no_grad():
+            assert torch.allclose(a(x), b(x), atol=1e-5, rtol=1e-5)
+
+
+def test_package_problems_json_is_the_suite_copy():
+    pkg = os.path.join(os.path.dirname(convt1d.__file__), "problems.json")
+    assert json.load(open(pkg)) == json.load(open(os.path.join(REPO, "tests", "problems.json")))
