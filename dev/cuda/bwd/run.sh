@@ -5,7 +5,8 @@
 #   bash dev/cuda/bwd/run.sh --emu       no GPU: the same kernel source in the host emulator (g++),
 #                                        validation only (minutes on 2 cores)
 # Other arguments go to the binary: --no-bench, --no-validate, or a substring of config/shape names.
-# Env: ARCH=80 for an A100, SEED=<n> to replay a run, NVCC=... . Exit status: the harness's (0 = all passed).
+# Env: ARCH=80 for an A100, SEED=<n> to replay a run, NVCC=..., SANITIZE=1 to run the validation (no timing)
+# under compute-sanitizer memcheck first. Exit status: the harness's (0 = all passed).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 B="$ROOT/build/bwd"
@@ -44,6 +45,13 @@ CUOBJ=$(command -v cuobjdump || true)
 if [[ -x "$CUOBJ" ]]; then
   echo "tensor-core instructions in bwd_tc.o (sm_${ARCH} SASS):"
   "$CUOBJ" -sass "$B/bwd_tc.o" | grep -oE "HMMA\.[0-9A-Z.]+" | sort | uniq -c || echo "  none found: FAILED"
+fi
+if [[ "${SANITIZE:-0}" == 1 ]]; then
+  SAN=$(command -v compute-sanitizer || true)
+  [[ -n "$SAN" ]] || SAN="$(dirname "$(readlink -f "$(command -v "$NVCC")")")/compute-sanitizer"
+  [[ -x "$SAN" ]] || SAN=$(ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  echo "== compute-sanitizer memcheck (validation only)"
+  "$SAN" --tool memcheck --error-exitcode 3 "$B/bwd_bench" --no-bench "$@" | tail -5
 fi
 echo "== run"
 "$B/bwd_bench" "$@"
