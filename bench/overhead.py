@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
 import convt1d  # noqa: E402
-from convt1d import _lib, _ops  # noqa: E402
+from convt1d import _lib  # noqa: E402
 
 
 def per_call_us(fn, n=3000, repeats=7):
