@@ -31,6 +31,18 @@ convt1d_status convt1d_cuda_check(const char *what);
 convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                      void *y, cudaStream_t stream);
 
+/* Direct backward kernels (bwd_direct.cu); deterministic, every dtype and parameter combination. */
+convt1d_status convt1d_bwd_input_direct(const convt1d_problem &pr, const void *grad_y, const void *w,
+                                        void *grad_x, cudaStream_t stream);
+/* Workspace bytes of convt1d_bwd_weight_direct: a function of the problem only (0 for an empty batch). */
+convt1d_status convt1d_bwd_weight_workspace(const convt1d_problem &pr, size_t *bytes);
+/* Split reduction into the workspace, then a fixed-order sum into grad_w. */
+convt1d_status convt1d_bwd_weight_direct(const convt1d_problem &pr, const void *grad_y, const void *x,
+                                         void *grad_w, void *workspace, size_t workspace_bytes,
+                                         cudaStream_t stream);
+convt1d_status convt1d_bwd_bias_direct(const convt1d_problem &pr, const void *grad_y, void *grad_b,
+                                       cudaStream_t stream);
+
 /* Tensor-core backward (bwd_tc.cu): f32 (TF32 mma, or 3xTF32 under CONVT1D_MATH_STRICT_FP32), f16, bf16;
  * never f64. Each returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for a problem it
  * does not take (f64, C_in/groups < 8, windows too large for shared memory, grid limits); api.cu then

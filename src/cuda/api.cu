@@ -1,0 +1,148 @@
+/* Public CUDA entry points: validate, describe the problem once, pick a kernel, launch on the caller's
+ * stream. Nothing here allocates, synchronizes or prints, so every call can be captured in a CUDA graph. */
+#include <stdlib.h>
+
+#include "kernels.cuh"
+
+convt1d_status convt1d_cuda_check(const char *what) {
+    const cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) return CONVT1D_SUCCESS;
+    return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+namespace {
+
+convt1d_problem make_problem(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                             int64_t out_length) {
+    convt1d_problem pr;
+    pr.p = *p;
+    pr.out_length = out_length;
+    pr.cin_g = p->in_channels / p->groups;
+    pr.cout_g = p->out_channels / p->groups;
+    pr.dtype = dtype;
+    pr.math = math;
+    return pr;
+}
+
+convt1d_status check_math(convt1d_math math) {
+    if (math != CONVT1D_MATH_ALLOW_TF32 && math != CONVT1D_MATH_STRICT_FP32)
+        return convt1d_fail(CONVT1D_ERROR_INVALID_VALUE,
+                            "math must be CONVT1D_MATH_ALLOW_TF32 or CONVT1D_MATH_STRICT_FP32, got %d", (int)math);
+    return CONVT1D_SUCCESS;
+}
+
+/* CONVT1D_FORCE_DIRECT=1 in the environment sends forward and backward to the direct kernels (tests use
+ * it to cover them on shapes the specialised kernels would take). */
+bool force_direct() {
+    const char *v = getenv("CONVT1D_FORCE_DIRECT");
+    return v && v[0] && v[0] != '0';
+}
+
+cudaStream_t as_cuda(convt1d_stream s) { return reinterpret_cast<cudaStream_t>(s); }
+
+int64_t numel_w(const convt1d_params *p) { return p->in_channels * (p->out_channels / p->groups) * p->kernel_size; }
+
+} // namespace
+
+int convt1d_has_cuda(void) { return 1; }
+
+convt1d_status convt1d_forward_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                    const void *x, const void *w, const void *bias, void *y,
+                                    convt1d_stream stream) {
+    int64_t lout = 0;
+    convt1d_status st = convt1d_check_call(p, dtype, &lout, x, "x", w, "weight", y, "y");
+    if (st != CONVT1D_SUCCESS) return st;
+    if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
+    if (p->batch == 0) return CONVT1D_SUCCESS; /* empty output */
+    const convt1d_problem pr = make_problem(p, dtype, math, lout);
+    const cudaStream_t s = as_cuda(stream);
+    if (!force_direct()) {
+        st = convt1d_fwd_tc(pr, x, w, bias, y, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        if (pr.cin_g == 1) {
+            st = convt1d_fwd_depthwise(pr, x, w, bias, y, s);
+            if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        }
+        convt1d_clear_error(); /* a declined kernel leaves no message behind */
+    }
+    return convt1d_fwd_direct(pr, x, w, bias, y, s);
+}
+
+convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                           const void *grad_y, const void *w, void *grad_x,
+                                           convt1d_stream stream) {
+    int64_t lout = 0;
+    convt1d_status st = convt1d_check_call(p, dtype, &lout, grad_y, "grad_y", w, "weight", grad_x, "grad_x");
+    if (st != CONVT1D_SUCCESS) return st;
+    if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
+    if (p->batch == 0) return CONVT1D_SUCCESS; /* grad_x is empty */
+    const convt1d_problem pr = make_problem(p, dtype, math, lout);
+    const cudaStream_t s = as_cuda(stream);
+    if (!force_direct()) {
+        st = convt1d_bwd_input_tc(pr, grad_y, w, grad_x, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+    }
+    return convt1d_bwd_input_direct(pr, grad_y, w, grad_x, s);
+}
+
+convt1d_status convt1d_backward_weight_workspace_size(const convt1d_params *p, convt1d_dtype dtype,
+                                                      size_t *bytes) {
+    convt1d_clear_error();
+    if (!bytes) return convt1d_fail(CONVT1D_ERROR_NULL_POINTER, "bytes must not be NULL");
+    *bytes = 0;
+    int64_t lout = 0;
+    convt1d_status st = convt1d_check_call(p, dtype, &lout, NULL, NULL, NULL, NULL, NULL, NULL);
+    if (st != CONVT1D_SUCCESS) return st;
+    /* Enough for whichever kernel the call takes (the tensor-core one declines some problems, and
+     * CONVT1D_FORCE_DIRECT skips it): the larger of the two plans. Both depend on the problem only. */
+    size_t direct = 0, tc = 0;
+    for (int m = 0; m < 2; ++m) {
+        const convt1d_problem pr = make_problem(p, dtype, m ? CONVT1D_MATH_STRICT_FP32 : CONVT1D_MATH_ALLOW_TF32, lout);
+        size_t b = 0;
+        if ((st = convt1d_bwd_weight_workspace(pr, &b)) != CONVT1D_SUCCESS) return st;
+        if (b > direct) direct = b;
+        b = 0;
+        if (convt1d_bwd_weight_tc_workspace(pr, &b) == CONVT1D_SUCCESS && b > tc) tc = b;
+    }
+    convt1d_clear_error();
+    *bytes = direct > tc ? direct : tc;
+    return CONVT1D_SUCCESS;
+}
+
+convt1d_status convt1d_backward_weight_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                            const void *grad_y, const void *x, void *grad_w,
+                                            void *workspace, size_t workspace_bytes, convt1d_stream stream) {
+    int64_t lout = 0;
+    convt1d_status st = convt1d_check_call(p, dtype, &lout, grad_y, "grad_y", x, "x", grad_w, "grad_w");
+    if (st != CONVT1D_SUCCESS) return st;
+    if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
+    const cudaStream_t s = as_cuda(stream);
+    if (p->batch == 0) {
+        /* No terms: the gradient is zero, and it must still be written. */
+        if (!grad_w) return convt1d_fail(CONVT1D_ERROR_NULL_POINTER, "grad_w must not be NULL");
+        cudaMemsetAsync(grad_w, 0, (size_t)numel_w(p) * convt1d_dtype_size(dtype), s);
+        return convt1d_cuda_check("backward_weight: zeroing grad_w for an empty batch");
+    }
+    const convt1d_problem pr = make_problem(p, dtype, math, lout);
+    if (!force_direct()) {
+        st = convt1d_bwd_weight_tc(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+    }
+    return convt1d_bwd_weight_direct(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
+}
+
+convt1d_status convt1d_backward_bias_cuda(const convt1d_params *p, convt1d_dtype dtype, const void *grad_y,
+                                          void *grad_b, convt1d_stream stream) {
+    int64_t lout = 0;
+    convt1d_status st = convt1d_check_call(p, dtype, &lout, grad_y, "grad_y", grad_b, "grad_b", NULL, NULL);
+    if (st != CONVT1D_SUCCESS) return st;
+    const cudaStream_t s = as_cuda(stream);
+    if (p->batch == 0) {
+        if (!grad_b) return convt1d_fail(CONVT1D_ERROR_NULL_POINTER, "grad_b must not be NULL");
+        cudaMemsetAsync(grad_b, 0, (size_t)p->out_channels * convt1d_dtype_size(dtype), s);
+        return convt1d_cuda_check("backward_bias: zeroing grad_b for an empty batch");
+    }
+    return convt1d_bwd_bias_direct(make_problem(p, dtype, CONVT1D_MATH_STRICT_FP32, lout), grad_y, grad_b, s);
+}
