@@ -155,7 +155,9 @@ static void trial(const Shape &sh, int mode, int cfg, Tensors &t, bool timeit, u
 
     convt1d_status st = convt1d_fwd_tc_cfg(pr, t.x, t.w, sh.bias ? t.b : nullptr, y, 0, cfg);
     char cfgs[16];
-    snprintf(cfgs, sizeof cfgs, cfg < 0 ? "auto" : "c%d", cfg);
+    if (cfg < 0) snprintf(cfgs, sizeof cfgs, "auto");
+    else snprintf(cfgs, sizeof cfgs, "c%d", cfg);
+    if (cfg < 0 && st == CONVT1D_SUCCESS) printf("AUTO,%s,%s,c%d\n", sh.name.c_str(), mode_name[mode], convt1d_tc_last_cfg);
     if (st == CONVT1D_ERROR_NOT_SUPPORTED) {
         printf("RES,%s,%s,%s,,,,NS\n", sh.name.c_str(), mode_name[mode], cfgs);
         return;
@@ -308,7 +310,22 @@ int main(int argc, char **argv) {
     };
     Tensors t;
     uint64_t seed = (uint64_t)time(nullptr) * 1000003ULL;
-    const int cfgs[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+    /* Configurations to check and time: argv[2] is a comma list of ids (-1 = the heuristic), default
+     * all. run.sh runs the product's in one process and the experiments in another, so that a fault
+     * in an experiment cannot take the product's results with it. */
+    std::vector<int> cfgs;
+    if (argc > 2) {
+        for (const char *p = argv[2]; *p;) {
+            char *end;
+            cfgs.push_back((int)strtol(p, &end, 10));
+            p = *end == ',' ? end + 1 : end;
+            if (end == p && *p) break;
+        }
+    } else {
+        cfgs.push_back(-1);
+        for (int c = 0; c < CONVT1D_TC_NCFG; ++c) cfgs.push_back(c);
+    }
+    const std::vector<int> &tcfgs = cfgs;
     if (what == "check" || what == "all")
         for (auto &sh : check)
             for (int mode = 0; mode < 4; ++mode) {
@@ -321,7 +338,7 @@ int main(int argc, char **argv) {
     if (what == "bench" || what == "all")
         for (auto &sh : bench)
             for (int mode = 0; mode < 4; ++mode)
-                for (int cfg : cfgs) trial(sh, mode, cfg, t, true, ++seed);
+                for (int cfg : tcfgs) trial(sh, mode, cfg, t, true, ++seed);
     printf("harness: %d failures\n", g_fail);
     return g_fail ? 1 : 0;
 }

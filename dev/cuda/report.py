@@ -11,6 +11,11 @@ for line in open(sys.argv[1]):
     if verdict.startswith("FAIL") or verdict.startswith("ERR"):
         fails.append(line.strip())
     res[(shape, mode)][cfg] = (float(ms) if ms else None, rel, verdict)
+autocfg = {}
+for line in open(sys.argv[1]):
+    if line.startswith("AUTO,"):
+        _, shape, mode, c = line.strip().split(",")
+        autocfg[(shape, mode)] = c
 cud = {}
 for line in open(sys.argv[2]):
     if line.startswith("CUDNN,"):
@@ -18,7 +23,7 @@ for line in open(sys.argv[2]):
         cud[(shape, mode)] = float(ms)
     elif line.startswith("COPY") or line.startswith("torch"):
         print(line.strip())
-print("%-22s %-6s %9s %9s %7s %10s %7s %9s" % ("shape", "mode", "cudnn_ms", "auto_ms", "x_auto", "best", "x_best", "relerr"))
+print("%-22s %-6s %9s %13s %7s %10s %7s %9s" % ("shape", "mode", "cudnn_ms", "auto_ms", "x_auto", "best", "x_best", "relerr"))
 for (shape, mode), d in res.items():
     if (shape, mode) not in cud:
         continue
@@ -27,7 +32,7 @@ for (shape, mode), d in res.items():
     timed = [(v[0], k) for k, v in d.items() if v[0] and k != "auto"]
     best = min(timed) if timed else (None, "-")
     f = lambda v: "%.4f" % v if v else "-"
-    print("%-22s %-6s %9.4f %9s %7s %10s %7s %9s" % (shape, mode, c, f(a[0]), "%.2f" % (c / a[0]) if a[0] else a[2],
+    print("%-22s %-6s %9.4f %13s %7s %10s %7s %9s" % (shape, mode, c, "%s:%s" % (autocfg.get((shape, mode), "?"), f(a[0])), "%.2f" % (c / a[0]) if a[0] else a[2],
           "%s:%s" % (best[1], f(best[0])), "%.2f" % (c / best[0]) if best[0] else "-", a[1]))
 checks = [(k, v) for k, v in res.items() if k not in cud]
 npass = sum(1 for k, d in checks for c, v in d.items() if v[2] == "PASS")

@@ -93,6 +93,8 @@ __global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
                 v |= raw_bits<MODE>(w, (((int64_t)g * a.cin_g + ci) * a.cout_g + co) * a.K + k) << (16 * h);
         }
     }
+    /* TF32 mode: round the weights once here, so the main loop converts only the input. */
+    if (MODE == TF32) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(v) : "f"(__uint_as_float(v)));
     ((uint32_t *)a.wp)[idx] = v;
 }
 
@@ -156,6 +158,121 @@ template <int MODE> __device__ __forceinline__ float load_bias(const void *b, in
     return ((const float *)b)[idx];
 }
 
+/* One chunk of the main loop: every tap and k-step of the staged window (xs0, row stride XS) and
+ * weights (ws0: [tap][KR rows][WS]) into the warp's accumulators. */
+template <int MODE, int MT, int NT, int KR, int XS, int WS, bool PF>
+__device__ __forceinline__ void chunk_mma(float (&acc)[MT][NT][4], const uint32_t *xs0, const uint32_t *ws0, int T,
+                                          int sg_off, int wm0, int wn0, int gq, int tq) {
+
+    /* Strict mode: the tensor cores truncate when they add into the accumulator, a bias that
+     * grows with the reduction length (2e-5 at 3072 terms); each chunk therefore sums into
+     * fresh registers that are added to acc with IEEE round-to-nearest. */
+    float tmp[MODE == F32X3 ? MT : 1][MODE == F32X3 ? NT : 1][4];
+    if (MODE == F32X3) {
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) tmp[MODE == F32X3 ? i : 0][MODE == F32X3 ? j : 0][e] = 0.f;
+    }
+    /* A step is one tap j and one 8-word-row slice ks of the chunk. */
+    constexpr int KSN = KR / 8;
+    const int steps = T * KSN;
+    auto load_frag = [&](int step, uint32_t(&af)[MT][4], uint32_t(&bf)[NT][2]) {
+        const int j = step / KSN, ks = step % KSN;
+        const uint32_t *wsj = ws0 + (j * KR + ks * 8) * WS + wm0 + gq;
+        const uint32_t *xsj = xs0 + ks * 8 * XS + (T - 1 - j) * sg_off + wn0 + gq;
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt) {
+            af[mt][0] = wsj[tq * WS + mt * 16];
+            af[mt][1] = wsj[tq * WS + mt * 16 + 8];
+            af[mt][2] = wsj[(tq + 4) * WS + mt * 16];
+            af[mt][3] = wsj[(tq + 4) * WS + mt * 16 + 8];
+        }
+#pragma unroll
+        for (int nt = 0; nt < NT; ++nt) {
+            bf[nt][0] = xsj[tq * XS + nt * 8];
+            bf[nt][1] = xsj[(tq + 4) * XS + nt * 8];
+        }
+    };
+    auto mma_frag = [&](uint32_t(&af)[MT][4], uint32_t(&bf)[NT][2]) {
+        if (MODE == TF32) { /* weights arrive tf32-rounded from the pack kernel */
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) bf[nt][e] = to_tf32(bf[nt][e]);
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt) mma_tf32(acc[mt][nt], af[mt], bf[nt]);
+        } else if (MODE == F32X3) {
+            /* v = big + small, both tf32; the small*small term (2^-22 relative) is dropped. */
+            uint32_t as[MT][4], bs[NT][2];
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const uint32_t big = to_tf32(af[mt][e]);
+                    as[mt][e] = to_tf32(__float_as_uint(__uint_as_float(af[mt][e]) - __uint_as_float(big)));
+                    af[mt][e] = big;
+                }
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const uint32_t big = to_tf32(bf[nt][e]);
+                    bs[nt][e] = to_tf32(__float_as_uint(__uint_as_float(bf[nt][e]) - __uint_as_float(big)));
+                    bf[nt][e] = big;
+                }
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt) {
+                    float(&t4)[4] = tmp[MODE == F32X3 ? mt : 0][MODE == F32X3 ? nt : 0];
+                    mma_tf32(t4, as[mt], bf[nt]);
+                    mma_tf32(t4, af[mt], bs[nt]);
+                    mma_tf32(t4, af[mt], bf[nt]);
+                }
+        } else {
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt) mma_16<MODE>(acc[mt][nt], af[mt], bf[nt]);
+        }
+    };
+    if (PF) {
+        /* Fragments double-buffered in registers: step k+1's shared-memory loads are in
+         * flight while the tensor cores work on step k (the tap loop's trip count is only
+         * known at run time, so the compiler cannot do this itself). */
+        uint32_t a0[MT][4], b0[NT][2], a1[MT][4], b1[NT][2];
+        load_frag(0, a0, b0);
+        int st = 0;
+        for (; st + 1 < steps; st += 2) {
+            load_frag(st + 1, a1, b1);
+            mma_frag(a0, b0);
+            if (st + 2 < steps) load_frag(st + 2, a0, b0);
+            mma_frag(a1, b1);
+        }
+        if (st < steps) mma_frag(a0, b0);
+    } else {
+#pragma unroll 1
+        for (int st = 0; st < steps; ++st) {
+            uint32_t af[MT][4], bf[NT][2];
+            load_frag(st, af, bf);
+            mma_frag(af, bf);
+        }
+    }
+    if (MODE == F32X3) {
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[i][j][e] += tmp[MODE == F32X3 ? i : 0][MODE == F32X3 ? j : 0][e];
+    }
+}
+
 /* Shared memory words of the pipeline ring (the staged-output tile comes on top, sized at run time). */
 template <int BM, int BQ, int KR, int TMAX, int STAGES> constexpr int ring_words() {
     return STAGES * KR * (BQ + HALO_MAX + 8) + STAGES * TMAX * KR * (BM + 8);
@@ -164,8 +281,9 @@ template <int BM, int BQ, int KR, int TMAX, int STAGES> constexpr int ring_words
 /* MODE: arithmetic; BM x BQ: block tile (output channels x q); WM x WN: warps; KR: word rows per
  * chunk (KR fp32 channels or 2*KR half channels); TMAX: tap slots; STAGES: fp32 ring depth;
  * SOUT: the block computes every phase of its q range into a shared-memory output tile and writes
- * contiguous 16-byte vectors (else it owns one phase and stores its fragments, s apart). */
-template <int MODE, int BM, int BQ, int WM, int WN, int KR, int TMAX, int STAGES, int MINB, bool SOUT>
+ * contiguous 16-byte vectors (else it owns one phase and stores its fragments, s apart);
+ * PF: fragment double-buffering across k-steps. */
+template <int MODE, int BM, int BQ, int WM, int WN, int KR, int TMAX, int STAGES, int MINB, bool SOUT, bool PF>
 __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a) {
     constexpr int NTH = WM * WN * 32;
     constexpr int NW = WM * WN;
@@ -287,95 +405,7 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
             }
         };
         auto compute_chunk = [&](int st) {
-            const uint32_t *xs0 = Xs + st * XSTAGE;
-            const uint32_t *ws0 = Ws + st * WSTAGE;
-            /* Strict mode: the tensor cores truncate when they add into the accumulator, a bias that
-             * grows with the reduction length (2e-5 at 3072 terms); each chunk therefore sums into
-             * fresh registers that are added to acc with IEEE round-to-nearest. */
-            float tmp[MODE == F32X3 ? MT : 1][MODE == F32X3 ? NT : 1][4];
-            if (MODE == F32X3) {
-#pragma unroll
-                for (int i = 0; i < MT; ++i)
-#pragma unroll
-                    for (int j = 0; j < NT; ++j)
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) tmp[MODE == F32X3 ? i : 0][MODE == F32X3 ? j : 0][e] = 0.f;
-            }
-            for (int j = 0; j < T; ++j) {
-#pragma unroll 1 /* deep chunks cut barriers, not registers: one k-step's fragments live at a time */
-                for (int ks = 0; ks < KR / 8; ++ks) {
-                    const uint32_t *wsj = ws0 + (j * KR + ks * 8) * WS + wm0 + gq;
-                    const uint32_t *xsj = xs0 + ks * 8 * XS + (T - 1 - j) * a.sg_off + wn0 + gq;
-                    uint32_t af[MT][4], bf[NT][2];
-#pragma unroll
-                    for (int mt = 0; mt < MT; ++mt) {
-                        af[mt][0] = wsj[tq * WS + mt * 16];
-                        af[mt][1] = wsj[tq * WS + mt * 16 + 8];
-                        af[mt][2] = wsj[(tq + 4) * WS + mt * 16];
-                        af[mt][3] = wsj[(tq + 4) * WS + mt * 16 + 8];
-                    }
-#pragma unroll
-                    for (int nt = 0; nt < NT; ++nt) {
-                        bf[nt][0] = xsj[tq * XS + nt * 8];
-                        bf[nt][1] = xsj[(tq + 4) * XS + nt * 8];
-                    }
-                    if (MODE == TF32) {
-#pragma unroll
-                        for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                            for (int e = 0; e < 4; ++e) af[mt][e] = to_tf32(af[mt][e]);
-#pragma unroll
-                        for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-                            for (int e = 0; e < 2; ++e) bf[nt][e] = to_tf32(bf[nt][e]);
-#pragma unroll
-                        for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                            for (int nt = 0; nt < NT; ++nt) mma_tf32(acc[mt][nt], af[mt], bf[nt]);
-                    } else if (MODE == F32X3) {
-                        /* v = big + small, both tf32; the small*small term (2^-22 relative) is dropped. */
-                        uint32_t as[MT][4], bs[NT][2];
-#pragma unroll
-                        for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                            for (int e = 0; e < 4; ++e) {
-                                const uint32_t big = to_tf32(af[mt][e]);
-                                as[mt][e] = to_tf32(__float_as_uint(__uint_as_float(af[mt][e]) - __uint_as_float(big)));
-                                af[mt][e] = big;
-                            }
-#pragma unroll
-                        for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-                            for (int e = 0; e < 2; ++e) {
-                                const uint32_t big = to_tf32(bf[nt][e]);
-                                bs[nt][e] = to_tf32(__float_as_uint(__uint_as_float(bf[nt][e]) - __uint_as_float(big)));
-                                bf[nt][e] = big;
-                            }
-#pragma unroll
-                        for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                            for (int nt = 0; nt < NT; ++nt) {
-                                float(&t4)[4] = tmp[MODE == F32X3 ? mt : 0][MODE == F32X3 ? nt : 0];
-                                mma_tf32(t4, as[mt], bf[nt]);
-                                mma_tf32(t4, af[mt], bs[nt]);
-                                mma_tf32(t4, af[mt], bf[nt]);
-                            }
-                    } else {
-#pragma unroll
-                        for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                            for (int nt = 0; nt < NT; ++nt) mma_16<MODE>(acc[mt][nt], af[mt], bf[nt]);
-                    }
-                }
-            }
-            if (MODE == F32X3) {
-#pragma unroll
-                for (int i = 0; i < MT; ++i)
-#pragma unroll
-                    for (int j = 0; j < NT; ++j)
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) acc[i][j][e] += tmp[MODE == F32X3 ? i : 0][MODE == F32X3 ? j : 0][e];
-            }
+            chunk_mma<MODE, MT, NT, KR, XS, WS, PF>(acc, Xs + st * XSTAGE, Ws + st * WSTAGE, T, a.sg_off, wm0, wn0, gq, tq);
         };
 
         if (nch > 0) {
@@ -525,6 +555,210 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
             }
         }
     }
+}
+
+/* Persistent variant: a block keeps one (co tile, phase, group) and walks the (n, q tile) tiles
+ * P apart. All of that slice's packed weights stay resident in shared memory (loaded once), and
+ * the input ring runs straight across tile boundaries (items = tile x chunk), so the next tile's
+ * window is in flight while this one finishes and stores. Taken only where the resident weights
+ * fit (nch * tmax * KR * (BM+8) words). */
+template <int MODE, int BM, int BQ, int WM, int WN, int KR, int STAGES, int MINB, bool PF>
+__global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_persist_kernel(const Args a, int P) {
+    constexpr int NTH = WM * WN * 32;
+    constexpr int NW = WM * WN;
+    constexpr int WTM = BM / WM, WTN = BQ / WN;
+    constexpr int MT = WTM / 16, NT = WTN / 8;
+    constexpr bool HALF = MODE >= F16;
+    constexpr int CPC = HALF ? 2 * KR : KR;
+    constexpr int XCOLS = BQ + HALO_MAX;
+    constexpr int XS = XCOLS + 8;
+    constexpr int WS = BM + 8;
+    constexpr int XROWS = KR / NW > 0 ? KR / NW : 1;
+    constexpr int XC = XCOLS / 32;
+    constexpr int XSTAGE = KR * XS;
+    static_assert(MT >= 1 && NT >= 1 && WTM % 16 == 0 && WTN % 8 == 0, "tile");
+    static_assert(KR % 8 == 0 && (NW <= KR ? KR % NW == 0 : NW % KR == 0), "warps vs rows");
+    static_assert(!HALF || STAGES == 2, "16-bit inputs stage through registers, one chunk ahead");
+
+    extern __shared__ __align__(16) uint32_t smem[];
+    uint32_t *Xs = smem;                    /* [STAGES][KR][XS] */
+    uint32_t *Wall = smem + STAGES * XSTAGE; /* [nch][T][KR][WS] */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int gq = lane >> 2, tq = lane & 3;
+    const int wm0 = (warp / WN) * WTM, wn0 = (warp % WN) * WTN;
+
+    int bid = blockIdx.x;
+    const int cot = bid % a.co_tiles; bid /= a.co_tiles;
+    const int r = bid % a.s; bid /= a.s;
+    const int g = bid % a.G;
+    const int pb = bid / a.G;
+    const int co0 = cot * BM;
+    const int ntiles = a.N * a.q_tiles;
+    const int my = pb < ntiles ? (ntiles - 1 - pb) / P + 1 : 0;
+
+    int k0, T, off0;
+    phase_taps(r, a, k0, T, off0);
+    const int win = BQ + (T > 0 ? (T - 1) * a.sg_off : 0);
+    const int nch = a.nch;
+
+    float acc[MT][NT][4];
+    auto zero_acc = [&]() {
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+    };
+    zero_acc();
+    auto epilogue = [&](int u) {
+        const int tile = pb + u * P, n = tile / a.q_tiles, qa = a.q_min + (tile % a.q_tiles) * BQ;
+        const int64_t ybase = ((int64_t)n * a.cout + (int64_t)g * a.cout_g) * a.L_out;
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int co = co0 + wm0 + mt * 16 + gq + 8 * h;
+                if (co >= a.cout_g) continue;
+                const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.cout_g + co) : 0.f;
+                const int64_t yrow = ybase + (int64_t)co * a.L_out;
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt) {
+                    const int q = qa + wn0 + nt * 8 + 2 * tq;
+                    const int64_t o = (int64_t)q * a.s + r - a.p;
+                    const float v0 = acc[mt][nt][2 * h] + bv, v1 = acc[mt][nt][2 * h + 1] + bv;
+                    if (a.s == 1 && o >= 0 && o + 1 < a.L_out &&
+                        (((uintptr_t)a.y + (uintptr_t)(yrow + o) * (HALF ? 2 : 4)) & (HALF ? 3 : 7)) == 0) {
+                        store_out2<MODE>(a.y, yrow + o, v0, v1);
+                    } else {
+                        if (o >= 0 && o < a.L_out) store_out<MODE>(a.y, yrow + o, v0);
+                        const int64_t o1 = o + a.s;
+                        if (o1 >= 0 && o1 < a.L_out) store_out<MODE>(a.y, yrow + o1, v1);
+                    }
+                }
+            }
+    };
+    if (T == 0) { /* a phase no tap reaches: bias only */
+        for (int u = 0; u < my; ++u) epilogue(u);
+        return;
+    }
+
+    /* Resident weights: every chunk's T tap slots, once. */
+    {
+        const uint32_t *wblk = a.wp + ((((int64_t)g * a.s + r) * a.co_tiles + cot) * nch) * (int64_t)a.tmax * KR * BM;
+        const int nvpc = T * KR * BM / 4;
+        for (int v = tid; v < nch * nvpc; v += NTH) {
+            const int c = v / nvpc, rem = v % nvpc;
+            const int m4 = rem % (BM / 4), jr = rem / (BM / 4);
+            cp_async16(smem_u32(Wall + (c * T * KR + jr) * WS + m4 * 4), wblk + (int64_t)c * a.tmax * KR * BM + rem * 4);
+        }
+        cp_async_commit();
+    }
+
+    /* Item i = (tile u = i / nch, chunk c = i % nch). */
+    auto item_src = [&](int i, int &c, const char *&xblk, int &ib) {
+        const int u = i / nch;
+        c = i - u * nch;
+        const int tile = pb + u * P, n = tile / a.q_tiles, qa = a.q_min + (tile % a.q_tiles) * BQ;
+        xblk = (const char *)a.x + (((int64_t)n * a.cin + (int64_t)g * a.cin_g) * a.L_in) * (HALF ? 2 : 4);
+        ib = qa - off0 - (T - 1) * a.sg_off;
+    };
+    auto issue_x32 = [&](int i, int st) {
+        if (NW > KR && warp >= KR) return;
+        int c, ib;
+        const char *xblk;
+        item_src(i, c, xblk, ib);
+        uint32_t *dst = Xs + st * XSTAGE;
+#pragma unroll
+        for (int rr = 0; rr < XROWS; ++rr) {
+            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+            const int ci = c * CPC + row;
+            const float *src = (const float *)xblk + (int64_t)ci * a.L_in + ib;
+            const bool rok = ci < a.cin_g;
+#pragma unroll
+            for (int cc = 0; cc < XC; ++cc) {
+                const int col = lane + 32 * cc;
+                const int ii = ib + col;
+                const bool ok = rok && col < win && ii >= 0 && ii < a.L_in;
+                cp_async4(smem_u32(dst + row * XS + col), ok ? (const void *)(src + col) : a.x, ok);
+            }
+        }
+    };
+    uint32_t xr[HALF ? XROWS : 1][HALF ? XC : 1][2];
+    auto load_x16 = [&](int i) {
+        int c, ib;
+        const char *xblk;
+        item_src(i, c, xblk, ib);
+#pragma unroll
+        for (int rr = 0; rr < XROWS; ++rr) {
+            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int ci = c * CPC + 2 * row + h;
+                const unsigned short *src = (const unsigned short *)xblk + (int64_t)ci * a.L_in + ib;
+#pragma unroll
+                for (int cc = 0; cc < XC; ++cc) {
+                    const int col = lane + 32 * cc;
+                    const int ii = ib + col;
+                    const bool ok = ci < a.cin_g && col < win && ii >= 0 && ii < a.L_in;
+                    xr[HALF ? rr : 0][HALF ? cc : 0][h] = ok ? (uint32_t)__ldg(src + col) : 0u;
+                }
+            }
+        }
+    };
+    auto store_x16 = [&](int st) {
+        if (NW > KR && warp >= KR) return;
+        uint32_t *dst = Xs + st * XSTAGE;
+#pragma unroll
+        for (int rr = 0; rr < XROWS; ++rr) {
+            const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
+#pragma unroll
+            for (int cc = 0; cc < XC; ++cc)
+                dst[row * XS + lane + 32 * cc] =
+                    xr[HALF ? rr : 0][HALF ? cc : 0][0] | (xr[HALF ? rr : 0][HALF ? cc : 0][1] << 16);
+        }
+    };
+    auto compute = [&](int i, int st) {
+        const int u = i / nch, c = i - u * nch;
+        chunk_mma<MODE, MT, NT, KR, XS, WS, PF>(acc, Xs + st * XSTAGE, Wall + c * T * KR * WS, T, a.sg_off, wm0, wn0,
+                                                gq, tq);
+        if (c == nch - 1) {
+            epilogue(u);
+            zero_acc();
+        }
+    };
+
+    const int total = my * nch;
+    if (!HALF) {
+#pragma unroll
+        for (int st = 0; st < STAGES - 1; ++st) {
+            if (st < total) issue_x32(st, st);
+            cp_async_commit();
+        }
+        for (int i = 0; i < total; ++i) {
+            cp_async_wait<STAGES - 2>();
+            __syncthreads(); /* item i (and the weights) visible; everyone is past item i-1 */
+            const int in = i + STAGES - 1;
+            if (in < total) issue_x32(in, in % STAGES);
+            cp_async_commit();
+            compute(i, i % STAGES);
+        }
+    } else {
+        if (total > 0) {
+            load_x16(0);
+            store_x16(0);
+        }
+        for (int i = 0; i < total; ++i) {
+            cp_async_wait<0>();
+            __syncthreads();
+            const bool more = i + 1 < total;
+            if (more) load_x16(i + 1);
+            compute(i, i & 1);
+            if (more) store_x16((i + 1) & 1);
+        }
+    }
+    cp_async_wait<0>(); /* nothing in flight into shared memory when the block retires */
 }
 
 }  // namespace convt1d_tc
