@@ -342,6 +342,7 @@ struct bw_args {
     int cin_g, cout_g, K, s, d;
     int col_tiles, splits;
     int rows, span, span_pad;       /* staged gy channels, positions per channel, row stride */
+    int vec_x;                      /* x rows load as 16-byte vectors (L_in % (4*EPW) == 0, x 16-byte aligned) */
     fastdiv div_span;
     float *ws;                      /* [splits][wnumel] partials, or NULL: write grad_w directly */
 };
@@ -394,12 +395,33 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
         const int64_t i0 = (rt - n * a.tiles_per_n) * RP;
         const int64_t base = i0 * a.s - a.pad;
         const int64_t x_row0 = n * a.Cin + (int64_t)grp * a.cin_g + ci0;
+        if (a.vec_x) {
+            /* 4 words (4 f32 / 8 f16) per load; a vector is wholly inside or outside [0, L_in). */
+#pragma unroll 2
+            for (int e = tid; e < BM * (kRW / 4); e += WL::THREADS) {
+                const int ci = e / (kRW / 4), vq = e % (kRW / 4);
+                const int il = vq * 4 * EPW;
+                uint4 v = make_uint4(0u, 0u, 0u, 0u);
+                if (ci0 + ci < a.cin_g && i0 + il < a.L_in) {
+                    const int64_t el = (x_row0 + ci) * a.L_in + i0 + il;
+                    v = *reinterpret_cast<const uint4 *>(static_cast<const char *>(x) + el * (4 / EPW));
+                    if (MODE == MODE_TF32) {
+                        v.x = to_tf32(u2f(v.x));
+                        v.y = to_tf32(u2f(v.y));
+                        v.z = to_tf32(u2f(v.z));
+                        v.w = to_tf32(u2f(v.w));
+                    }
+                }
+                *reinterpret_cast<uint4 *>(xs + ci * kXRow + vq * 4) = v;
+            }
+        } else {
 #pragma unroll 4
-        for (int e = tid; e < BM * RP; e += WL::THREADS) {
-            const int ci = e / RP, il = e % RP;
-            uint32_t v = 0;
-            if (ci0 + ci < a.cin_g && i0 + il < a.L_in) v = load_elem<MODE>(x, (x_row0 + ci) * a.L_in + i0 + il);
-            put_elem<EPW>(xs, ci * kXRow + il / EPW, il % EPW, v);
+            for (int e = tid; e < BM * RP; e += WL::THREADS) {
+                const int ci = e / RP, il = e % RP;
+                uint32_t v = 0;
+                if (ci0 + ci < a.cin_g && i0 + il < a.L_in) v = load_elem<MODE>(x, (x_row0 + ci) * a.L_in + i0 + il);
+                put_elem<EPW>(xs, ci * kXRow + il / EPW, il % EPW, v);
+            }
         }
         const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g + co_lo;
         const int nel = a.rows * a.span;
@@ -653,6 +675,7 @@ bool plan_weight(const convt1d_problem &pr, size_t ws_avail, bw_plan *pl) {
     pl->ws_bytes = splits > 1 ? (size_t)splits * per_split : 0;
     pl->grid = dim3((unsigned)gx, (unsigned)splits, (unsigned)p.groups);
     a.ws = nullptr;
+    a.vec_x = 0;
     return true;
 }
 
@@ -768,6 +791,8 @@ convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad
         return CONVT1D_SUCCESS;
     }
     pl.a.ws = pl.a.splits > 1 ? static_cast<float *>(workspace) : nullptr;
+    const int epw = pr.dtype == CONVT1D_F32 ? 1 : 2;
+    pl.a.vec_x = pr.p.in_length % (4 * epw) == 0 && ((uintptr_t)x & 15) == 0;
     switch (mode_of(pr)) {
     case MODE_TF32: e = launch_weight_bm<MODE_TF32>(pl, grad_y, x, grad_w, stream); break;
     case MODE_3XTF32: e = launch_weight_bm<MODE_3XTF32>(pl, grad_y, x, grad_w, stream); break;
