@@ -195,7 +195,7 @@ int gcd_int(int a, int b) {
  *  - strides 2..4 where some phase gets no tap (KernelBench 79): staged all-phase output;
  *  - wide C_out/groups: 128 x 128 tiles, chunk depth by tap count;
  *  - C_out/groups 33..64: 64 x 256 tiles (4 warps x 128 for strict, which needs registers);
- *  - narrower: 32- and 16-row tiles. */
+ *  - narrower: 32- and 16-row tiles (fp32 with strides 2..4: the staged 32-row tile). */
 int pick_cfg(const Args &a, bool strict, bool half) {
     const int gc = a.s / a.sg_k; /* gcd(s, d) */
     const bool empty_phase = a.s > 1 && (gc > 1 || a.K < a.sg_k);
@@ -206,7 +206,7 @@ int pick_cfg(const Args &a, bool strict, bool half) {
         if (a.s >= 2 && a.s <= 4 && a.cin_g <= 64) return half ? 8 : 4;
         return 12;
     }
-    if (a.cout_g > 16) return strict && a.s >= 2 && a.s <= 4 ? 9 : 2;
+    if (a.cout_g > 16) return !half && a.s >= 2 && a.s <= 4 ? 9 : 2;
     return 3;
 }
 

@@ -1,7 +1,8 @@
 /* Standalone harness for the tensor-core backward kernels (src/cuda/bwd_tc.cu).
  *
  *   validation: ~20 parameter combinations (odd sizes, groups, stride/dilation/padding, L_in = 1, empty
- *               batch, declined cases) x 4 variants (tf32, strict fp32 = 3xTF32, f16, bf16), fresh random
+ *               batch, declined cases) x 6 variants (tf32 and strict fp32 = 3xTF32, each with the cp.async
+ *               pipeline and with register staging ("-np"), f16, bf16), fresh random
  *               data each run, against a float64 brute-force reference on the CPU. Outputs are poisoned
  *               (NaN) with guard zones before and after, so unwritten elements and stray writes fail.
  *               grad_weight runs with the planned workspace and with none (single-split path), and twice
@@ -199,17 +200,20 @@ struct Variant {
     convt1d_dtype dt;
     convt1d_math math;
     double tl1, tl2, tout, atol; /* |err| <= tl1*L1 + tl2*L2 + tout*|ref| + atol */
+    int pipe;                    /* f32: cp.async double-buffered path (1) or register staging (0) */
 };
 static const Variant kVariants[] = {
     /* tf32: each operand rounded to 11 significant bits (<= 2^-11 relative), so a product is within
      * ~2^-10 of exact: a hard bound of ~1e-3 * L1; 2e-3 leaves room for fp32 accumulation. */
-    {"tf32", CONVT1D_F32, CONVT1D_MATH_ALLOW_TF32, 2e-3, 0, 0, 1e-30},
+    {"tf32", CONVT1D_F32, CONVT1D_MATH_ALLOW_TF32, 2e-3, 0, 0, 1e-30, 1},
+    {"tf32-np", CONVT1D_F32, CONVT1D_MATH_ALLOW_TF32, 2e-3, 0, 0, 1e-30, 0},
     /* strict: 3xTF32 keeps ~21 bits per product; random-sign fp32 accumulation error grows like
      * eps*sqrt(n)*L2. A plain-TF32 result is ~3e-4*L2 off, so this bound catches a silent tf32 path. */
-    {"strict", CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, 2e-6, 2e-5, 0, 1e-30},
-    /* f16 / bf16: products exact in fp32, fp32 accumulation, one rounding of the output. */
-    {"f16", CONVT1D_F16, CONVT1D_MATH_ALLOW_TF32, 1e-5, 0, 1.0 / 1024, 1e-7},
-    {"bf16", CONVT1D_BF16, CONVT1D_MATH_ALLOW_TF32, 1e-5, 0, 1.0 / 128, 1e-30},
+    {"strict", CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, 2e-6, 2e-5, 0, 1e-30, 1},
+    {"strict-np", CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, 2e-6, 2e-5, 0, 1e-30, 0},
+    /* f16 / bf16: products exact in fp32, fp32 accumulation, one rounding of the output. (pipe is f32-only) */
+    {"f16", CONVT1D_F16, CONVT1D_MATH_ALLOW_TF32, 1e-5, 0, 1.0 / 1024, 1e-7, 1},
+    {"bf16", CONVT1D_BF16, CONVT1D_MATH_ALLOW_TF32, 1e-5, 0, 1.0 / 128, 1e-30, 1},
 };
 
 struct Check {
@@ -290,6 +294,7 @@ static std::string fmt_check(const Check &c) {
 
 static void validate(const Cfg &c) {
     for (const Variant &v : kVariants) {
+        convt1d_bwd_tc_set_pipeline(v.pipe);
         convt1d_problem pr;
         if (!make_problem(c, v.dt, v.math, &pr)) {
             fail("bad config", c.name, v.name, "");
@@ -420,6 +425,7 @@ static void validate(const Cfg &c) {
 /* Empty batch: grad_x untouched (empty), grad_w must become exactly zero. */
 static void validate_empty_batch() {
     for (const Variant &v : kVariants) {
+        convt1d_bwd_tc_set_pipeline(v.pipe);
         Cfg c{"empty_batch", 0, 16, 24, 50, 3, 2, 1, 0, 1, 1, true};
         convt1d_problem pr;
         if (!make_problem(c, v.dt, v.math, &pr)) {
@@ -564,6 +570,7 @@ struct TRow {
 static std::vector<TRow> trows;
 
 static void bench(const BigShape &b, const Variant &v) {
+    convt1d_bwd_tc_set_pipeline(v.pipe);
     Cfg c{b.name, b.N, b.Cin, b.Cout, b.L, b.K, b.s, b.p, b.op, b.d, b.G, true};
     convt1d_problem pr;
     if (!make_problem(c, v.dt, v.math, &pr)) return;
@@ -675,9 +682,10 @@ int main(int argc, char **argv) {
             if (only && !strstr(b.name, only)) continue;
             printf("timing %s ...\n", b.name);
             fflush(stdout);
-            bench(b, kVariants[0]); /* tf32 */
-            bench(b, kVariants[3]); /* bf16 */
-            if (!strncmp(b.name, "kernelbench", 11) || !strncmp(b.name, "emu", 3)) bench(b, kVariants[1]); /* strict */
+            bench(b, kVariants[0]); /* tf32 (cp.async pipeline) */
+            bench(b, kVariants[1]); /* tf32-np (register staging), for the A/B */
+            bench(b, kVariants[5]); /* bf16 */
+            if (!strncmp(b.name, "kernelbench", 11) || !strncmp(b.name, "emu", 3)) bench(b, kVariants[2]); /* strict */
         }
     }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build and run the tensor-core backward harness (dev/cuda/bwd/bwd_bench.cu + src/cuda/bwd_tc.cu).
-#   bash dev/cuda/bwd/run.sh             GPU: nvcc build for ARCH (default 90a), validate ~20 configs x 4
-#                                        variants, time the big suite shapes, print the tables last
+#   bash dev/cuda/bwd/run.sh             GPU: nvcc build for ARCH (default 90a), validate ~20 configs x 6
+#                                        variants, time the big suite shapes (f32 with and without the
+#                                        cp.async pipeline: tf32 vs tf32-np), print the tables last
 #   bash dev/cuda/bwd/run.sh --emu       no GPU: the same kernel source in the host emulator (g++),
 #                                        validation only (minutes on 2 cores)
 # Other arguments go to the binary: --no-bench, --no-validate, or a substring of config/shape names.
