@@ -4,13 +4,16 @@
 # With no stages, runs them all. Each stage's log is $OUT/<stage>.log; the summary is printed last.
 set -u
 OUT=${OUT:-$PWD/gpu_out}; mkdir -p "$OUT"
+# The device tool returns at most 8 files: logs and results go to $OUT/r/, packed into one tarball at exit.
+R="$OUT/r"; mkdir -p "$R"
+trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 export PYTHONUNBUFFERED=1
 stages=${*:-"info build ctest cudatest pytest kernelbench bench bwdbench"}
 summary=()
 run_stage() { # name, command...
   local name=$1; shift
   local t0=$(date +%s)
-  ( set -o pipefail; "$@" 2>&1 | tee "$OUT/$name.log" | tail -n 60 )
+  ( set -o pipefail; "$@" 2>&1 | tee "$R/$name.log" | tail -n 60 )
   local rc=$?
   summary+=("$name rc=$rc $(( $(date +%s) - t0 ))s")
   return $rc
@@ -22,10 +25,10 @@ for s in $stages; do
       run_stage build bash -c 'cmake -S . -B build/gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES="80-real;90a-real" >/dev/null && cmake --build build/gpu -j16 && python3 -m pip install --no-build-isolation --no-deps -q . && python3 -c "import convt1d, sys; print(\"installed\", convt1d.__file__)"' ;;
     ctest) run_stage ctest bash -c 'cd build/gpu && ctest --output-on-failure' ;;
     cudatest) run_stage cudatest bash -c 'bash tests/cuda/build_and_run.sh' ;;
-    pytest) run_stage pytest bash -c 'cd /tmp && python3 -m pytest -q -x --timeout=600 -p no:cacheprovider '"$PWD"'/tests/python -k "${PYTEST_K:-}" 2>&1; true' ;;
-    kernelbench) run_stage kernelbench python3 kernelbench/evaluate.py --out "$OUT/kernelbench.json" ;;
-    bench) run_stage bench python3 -m convt1d.bench --out "$OUT/bench_fwd.json" --plot "$OUT/bench_fwd.png" ;;
-    bwdbench) run_stage bwdbench python3 -m convt1d.bench --backward --out "$OUT/bench_bwd.json" --plot "$OUT/bench_bwd.png" ;;
+    pytest) run_stage pytest bash -c 'cd /tmp && python3 -m pytest -q --maxfail=40 --timeout=600 -p no:cacheprovider '"$PWD"'/tests/python -k "${PYTEST_K:-}" 2>&1; true' ;;
+    kernelbench) run_stage kernelbench python3 kernelbench/evaluate.py --out "$R/kernelbench.json" ;;
+    bench) run_stage bench python3 -m convt1d.bench --out "$R/bench_fwd.json" --plot "$R/bench_fwd.png" ;;
+    bwdbench) run_stage bwdbench python3 -m convt1d.bench --backward --out "$R/bench_bwd.json" --plot "$R/bench_bwd.png" ;;
     *) echo "unknown stage $s" ;;
   esac
 done
