@@ -13,7 +13,7 @@ summary=()
 run_stage() { # name, command...
   local name=$1; shift
   local t0=$(date +%s)
-  ( set -o pipefail; "$@" 2>&1 | tee "$R/$name.log" | tail -n 60 )
+  ( set -o pipefail; timeout "${STAGE_TIMEOUT:-400}" "$@" 2>&1 | tee "$R/$name.log" | tail -n 40 )
   local rc=$?
   summary+=("$name rc=$rc $(( $(date +%s) - t0 ))s")
   return $rc
