@@ -63,6 +63,9 @@ def time_runs(fn, inputs, device: torch.device, runs: int, warmup: int) -> list[
 
 
 def git_commit() -> str:
+    # CONVT1D_COMMIT names the commit where the tree has no .git (the GPU machine gets a bare copy).
+    if os.environ.get("CONVT1D_COMMIT"):
+        return os.environ["CONVT1D_COMMIT"]
     try:
         return subprocess.check_output(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
                                        stderr=subprocess.DEVNULL, text=True).strip()
@@ -129,6 +132,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     device = torch.device(args.device)
     if device.type == "cuda":
+        if device.index is None:  # torch 2.11's set_device wants an index
+            device = torch.device("cuda", torch.cuda.current_device())
         torch.cuda.set_device(device)
     if args.strict:
         torch.backends.cudnn.allow_tf32 = False

@@ -77,6 +77,9 @@ class _Bar:
 
 
 def git_commit() -> str:
+    # CONVT1D_COMMIT names the commit where the tree has no .git (the GPU machine gets a bare copy).
+    if os.environ.get("CONVT1D_COMMIT"):
+        return os.environ["CONVT1D_COMMIT"]
     try:
         return subprocess.check_output(["git", "rev-parse", "--short", "HEAD"],
                                        cwd=os.path.dirname(os.path.abspath(__file__)),
@@ -457,6 +460,8 @@ def main(argv=None) -> int:
 
     device = torch.device(args.device)
     if device.type == "cuda":
+        if device.index is None:  # torch 2.11's set_device wants an index
+            device = torch.device("cuda", torch.cuda.current_device())
         torch.cuda.set_device(device)
         if not convt1d.has_cuda():
             print(f"{convt1d.library_path} was built without CUDA; use --device cpu", file=sys.stderr)
