@@ -18,6 +18,11 @@
  * With 8 words per mma k-step, m16n8k8.tf32 and m16n8k16.{f16,bf16} then share the fragment layout
  * A word r -> (row g + 8*(r&1), col t + 4*(r>>1)), B word r -> (k t + 4r, n g), g = lane/4, t = lane%4.
  *
+ * f32 staging is double-buffered with cp.async when two stages fit in shared memory (chunk i+1 streams in
+ * while chunk i is multiplied; words then stay raw and TF32 rounding happens at fragment load); 16-bit
+ * data, which is repacked into pairs while staging, uses single-buffered register staging.
+ * Block tiles: BM (32/64/128 input channels) x 128, warps of 32 x 32/64, 4 or 8 warps.
+ *
  * All boundaries are predicated (zero-filled at staging, masked at the store); global offsets are int64.
  */
 #include <cuda_bf16.h>
@@ -149,6 +154,39 @@ __device__ __forceinline__ void store_out(float *p, float v) { *p = v; }
 __device__ __forceinline__ void store_out(__half *p, float v) { *p = __float2half_rn(v); }
 __device__ __forceinline__ void store_out(__nv_bfloat16 *p, float v) { *p = __float2bfloat16_rn(v); }
 
+/* Asynchronous global -> shared copies (sm_80+). A zero src-size fills zeros: the predicated-off
+ * elements of a staged tile cost no load. `src` must still be a valid address; callers pass the base. */
+__device__ __forceinline__ void cp_async4(uint32_t *dst, const void *src, bool valid) {
+#ifdef CONVT1D_BWD_EMU
+    *dst = valid ? *static_cast<const uint32_t *>(src) : 0u;
+#else
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 4 : 0));
+#endif
+}
+__device__ __forceinline__ void cp_async16(uint32_t *dst, const void *src, bool valid) {
+#ifdef CONVT1D_BWD_EMU
+    if (valid)
+        memcpy(dst, src, 16);
+    else
+        memset(dst, 0, 16);
+#else
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 16 : 0));
+#endif
+}
+__device__ __forceinline__ void cp_async_commit() {
+#ifndef CONVT1D_BWD_EMU
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+/* Waits until at most N of this thread's committed groups are still in flight. */
+template <int N> __device__ __forceinline__ void cp_async_wait() {
+#ifndef CONVT1D_BWD_EMU
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
 /* 3xTF32: x = big + small, both tf32; a*b ~ big*big + big*small + small*big. */
 __device__ __forceinline__ void split_tf32(uint32_t raw, uint32_t &big, uint32_t &small) {
     const float f = u2f(raw);
@@ -157,14 +195,20 @@ __device__ __forceinline__ void split_tf32(uint32_t raw, uint32_t &big, uint32_t
 }
 
 /* acc += A(16 x 8 words) * B(8 words x 8) for NI column fragments and 2 row fragments. In 3xTF32 mode
- * the small-part products go first so the big one lands last on the larger accumulated value. */
-template <int MODE, int NI> struct frag_math {
+ * the small-part products go first so the big one lands last on the larger accumulated value.
+ * RAW: TF32 words were staged as raw floats (cp.async copies bits), so round them here. */
+template <int MODE, int NI, bool RAW> struct frag_math {
     static __device__ __forceinline__ void prep_a(uint32_t a[2][4], uint32_t as[2][4]) {
         if (MODE == MODE_3XTF32) {
 #pragma unroll
             for (int mi = 0; mi < 2; ++mi)
 #pragma unroll
                 for (int r = 0; r < 4; ++r) split_tf32(a[mi][r], a[mi][r], as[mi][r]);
+        } else if (MODE == MODE_TF32 && RAW) {
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) a[mi][r] = to_tf32(u2f(a[mi][r]));
         }
     }
     static __device__ __forceinline__ void step(float acc[2][NI][4], int ni, uint32_t a[2][4], uint32_t as[2][4],
@@ -180,6 +224,10 @@ template <int MODE, int NI> struct frag_math {
                 mma<MODE>(acc[mi][ni], a[mi], b);
             }
         } else {
+            if (MODE == MODE_TF32 && RAW) {
+                b[0] = to_tf32(u2f(b[0]));
+                b[1] = to_tf32(u2f(b[1]));
+            }
 #pragma unroll
             for (int mi = 0; mi < 2; ++mi) mma<MODE>(acc[mi][ni], a[mi], b);
         }
@@ -224,32 +272,122 @@ struct bin_args {
     int cw;              /* words per output-channel chunk (multiple of 8) */
     int span, span_pad;  /* staged gy positions per channel, and the smem row stride (words) */
     int wrs;             /* w tile row stride in elements (>= cw*EPW*K) */
+    int stage_words;     /* one staging buffer (gy window + w tile), 16-byte multiple */
     fastdiv div_span, div_rowel; /* by span, by cw*EPW*K */
 };
 
-template <int MODE, int BM>
+/* What a grad_input block derives from its indices. */
+struct bin_block {
+    int64_t i0, base, gy_row0, w_row0, w_rowlen;
+    int ci0, CH, rowel;
+};
+
+/* Stages chunk c0 (CH output channels): the gy window [CH][span] and the w tile [BM][CH*K], zero outside
+ * the tensors. PIPE (f32 only): cp.async of raw bits, the caller commits the group; else plain loads
+ * converted to words (tf32-rounded, or 16-bit channel pairs). */
+template <int MODE, int BM, bool PIPE>
+__device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *gy, const void *w, const bin_args &a,
+                                            const bin_block &b) {
+    constexpr int EPW = mode_traits<MODE>::EPW;
+    constexpr int THREADS = warp_layout<BM>::THREADS;
+    const int tid = threadIdx.x;
+    uint32_t *gys = buf;                     /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
+    uint32_t *wsm = buf + a.cw * a.span_pad; /* [BM][wrs] elements: w[ci, c0.., :] as in global memory */
+    const int nel = b.CH * a.span;
+#pragma unroll 4
+    for (int e = tid; e < nel; e += THREADS) {
+        const int ch = fdiv(e, a.div_span), j = e - ch * a.span;
+        const int64_t pos = b.base + j;
+        const bool ok = c0 + ch < a.cout_g && pos >= 0 && pos < a.L_out;
+        const int64_t gi = (b.gy_row0 + c0 + ch) * a.L_out + pos;
+        if (PIPE)
+            cp_async4(gys + ch * a.span_pad + j, ok ? static_cast<const float *>(gy) + gi : gy, ok);
+        else
+            put_elem<EPW>(gys, (ch / EPW) * a.span_pad + j, ch % EPW, ok ? load_elem<MODE>(gy, gi) : 0u);
+    }
+    /* w[ci, c0 .. c0+CH, 0..K) is contiguous per ci: a straight coalesced copy, zero past Cout_g. */
+    const int valid_el = (a.cout_g - c0 < b.CH ? a.cout_g - c0 : b.CH) * a.K;
+    const int wel = BM * b.rowel;
+#pragma unroll 4
+    for (int e = tid; e < wel; e += THREADS) {
+        const int ci = fdiv(e, a.div_rowel), q = e - ci * b.rowel;
+        const bool ok = b.ci0 + ci < a.cin_g && q < valid_el;
+        const int64_t wi = (b.w_row0 + ci) * b.w_rowlen + (int64_t)c0 * a.K + q;
+        if (PIPE)
+            cp_async4(wsm + ci * a.wrs + q, ok ? static_cast<const float *>(w) + wi : w, ok);
+        else if (EPW == 1)
+            wsm[ci * a.wrs + q] = ok ? load_elem<MODE>(w, wi) : 0u;
+        else
+            reinterpret_cast<uint16_t *>(wsm)[ci * a.wrs + q] = ok ? (uint16_t)load_elem<MODE>(w, wi) : (uint16_t)0;
+    }
+}
+
+/* acc += the chunk staged in buf: K taps x cw/8 k-steps. */
+template <int MODE, int BM, bool RAW>
+__device__ __forceinline__ void input_compute(float (&acc)[2][warp_layout<BM>::NI][4], const uint32_t *buf,
+                                              const bin_args &a) {
+    constexpr int EPW = mode_traits<MODE>::EPW;
+    typedef warp_layout<BM> WL;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int g8 = lane >> 2, t4 = lane & 3;
+    const int wm = warp / WL::WARPS_N, wn = warp % WL::WARPS_N;
+    const uint32_t *gys = buf, *wsm = buf + a.cw * a.span_pad;
+    for (int k = 0; k < a.K; ++k) {
+        const int koff = k * a.d;
+        for (int kw = 0; kw < a.cw; kw += 8) {
+            uint32_t af[2][4], as[2][4];
+            /* A word (row, c) = w[ci0+row, c0 + c*EPW (+1), k]: element c*EPW*K + k of the row. */
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi) {
+                const int el = (wm * 32 + mi * 16 + g8) * a.wrs + (kw + t4) * EPW * a.K + k;
+                const int r8 = 8 * a.wrs, c4 = 4 * EPW * a.K;
+                if (EPW == 1) {
+                    af[mi][0] = wsm[el];
+                    af[mi][1] = wsm[el + r8];
+                    af[mi][2] = wsm[el + c4];
+                    af[mi][3] = wsm[el + r8 + c4];
+                } else {
+                    const uint16_t *w16 = reinterpret_cast<const uint16_t *>(wsm);
+                    const int K1 = a.K;
+                    af[mi][0] = w16[el] | ((uint32_t)w16[el + K1] << 16);
+                    af[mi][1] = w16[el + r8] | ((uint32_t)w16[el + r8 + K1] << 16);
+                    af[mi][2] = w16[el + c4] | ((uint32_t)w16[el + c4 + K1] << 16);
+                    af[mi][3] = w16[el + r8 + c4] | ((uint32_t)w16[el + r8 + c4 + K1] << 16);
+                }
+            }
+            frag_math<MODE, WL::NI, RAW>::prep_a(af, as);
+            const uint32_t *b0p = gys + (kw + t4) * a.span_pad + koff;
+            const uint32_t *b1p = b0p + 4 * a.span_pad;
+#pragma unroll
+            for (int ni = 0; ni < WL::NI; ++ni) {
+                const int pos = (wn * WL::WN + ni * 8 + g8) * a.s;
+                uint32_t bf[2] = {b0p[pos], b1p[pos]};
+                frag_math<MODE, WL::NI, RAW>::step(acc, ni, af, as, bf);
+            }
+        }
+    }
+}
+
+template <int MODE, int BM, bool PIPE>
 __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN_BLOCKS_IN)
     bwd_input_tc_kernel(const void *__restrict__ gy, const void *__restrict__ w, void *__restrict__ gx_, bin_args a) {
     typedef typename mode_traits<MODE>::T T;
     constexpr int EPW = mode_traits<MODE>::EPW;
     typedef warp_layout<BM> WL;
     CT_DYN_SMEM(sm);
-    uint32_t *gys = sm;                      /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
-    uint32_t *wsm = sm + a.cw * a.span_pad;  /* [BM][wrs] elements: w[ci, c0.., :] as in global memory */
-
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int g8 = lane >> 2, t4 = lane & 3;
     const int wm = warp / WL::WARPS_N, wn = warp % WL::WARPS_N;
     const int64_t n = blockIdx.x / a.tiles_per_n;
-    const int64_t i0 = ((int64_t)blockIdx.x - n * a.tiles_per_n) * kBN;
-    const int ci0 = blockIdx.y * BM;
     const int grp = blockIdx.z;
-    const int64_t base = i0 * a.s - a.pad;          /* gy position of window column 0 */
-    const int CH = a.cw * EPW;                      /* output channels per chunk */
-    const int rowel = CH * a.K;                     /* w elements per input channel per chunk */
-    const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g;
-    const int64_t w_row0 = (int64_t)grp * a.cin_g + ci0;
-    const int64_t w_rowlen = (int64_t)a.cout_g * a.K;
+    bin_block b;
+    b.i0 = ((int64_t)blockIdx.x - n * a.tiles_per_n) * kBN;
+    b.base = b.i0 * a.s - a.pad; /* gy position of window column 0 */
+    b.ci0 = blockIdx.y * BM;
+    b.CH = a.cw * EPW;           /* output channels per chunk */
+    b.rowel = b.CH * a.K;        /* w elements per input channel per chunk */
+    b.gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g;
+    b.w_row0 = (int64_t)grp * a.cin_g + b.ci0;
+    b.w_rowlen = (int64_t)a.cout_g * a.K;
 
     float acc[2][WL::NI][4];
 #pragma unroll
@@ -259,67 +397,30 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
 #pragma unroll
             for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0.f;
 
-    for (int c0 = 0; c0 < a.cout_g; c0 += CH) {
-        /* gy window of CH channels; zero outside [0, L_out) and past Cout_g. */
-        const int nel = CH * a.span;
-#pragma unroll 4
-        for (int e = tid; e < nel; e += WL::THREADS) {
-            const int ch = fdiv(e, a.div_span), j = e - ch * a.span;
-            const int64_t pos = base + j;
-            uint32_t v = 0;
-            if (c0 + ch < a.cout_g && pos >= 0 && pos < a.L_out)
-                v = load_elem<MODE>(gy, (gy_row0 + c0 + ch) * a.L_out + pos);
-            put_elem<EPW>(gys, (ch / EPW) * a.span_pad + j, ch % EPW, v);
-        }
-        /* w[ci, c0 .. c0+CH, 0..K) is contiguous per ci: a straight coalesced copy, zero past Cout_g. */
-        const int valid_el = (a.cout_g - c0 < CH ? a.cout_g - c0 : CH) * a.K;
-        const int wel = BM * rowel;
-#pragma unroll 4
-        for (int e = tid; e < wel; e += WL::THREADS) {
-            const int ci = fdiv(e, a.div_rowel), q = e - ci * rowel;
-            uint32_t v = 0;
-            if (ci0 + ci < a.cin_g && q < valid_el) v = load_elem<MODE>(w, (w_row0 + ci) * w_rowlen + (int64_t)c0 * a.K + q);
-            if (EPW == 1)
-                wsm[ci * a.wrs + q] = v;
-            else
-                reinterpret_cast<uint16_t *>(wsm)[ci * a.wrs + q] = (uint16_t)v;
-        }
-        CT_SYNC();
-        for (int k = 0; k < a.K; ++k) {
-            const int koff = k * a.d;
-            for (int kw = 0; kw < a.cw; kw += 8) {
-                uint32_t af[2][4], as[2][4];
-                /* A word (row, c) = w[ci0+row, c0 + c*EPW (+1), k]: element c*EPW*K + k of the row. */
-#pragma unroll
-                for (int mi = 0; mi < 2; ++mi) {
-                    const int el = (wm * 32 + mi * 16 + g8) * a.wrs + (kw + t4) * EPW * a.K + k;
-                    const int r8 = 8 * a.wrs, c4 = 4 * EPW * a.K;
-                    if (EPW == 1) {
-                        af[mi][0] = wsm[el];
-                        af[mi][1] = wsm[el + r8];
-                        af[mi][2] = wsm[el + c4];
-                        af[mi][3] = wsm[el + r8 + c4];
-                    } else {
-                        const uint16_t *w16 = reinterpret_cast<const uint16_t *>(wsm);
-                        const int K1 = a.K;
-                        af[mi][0] = w16[el] | ((uint32_t)w16[el + K1] << 16);
-                        af[mi][1] = w16[el + r8] | ((uint32_t)w16[el + r8 + K1] << 16);
-                        af[mi][2] = w16[el + c4] | ((uint32_t)w16[el + c4 + K1] << 16);
-                        af[mi][3] = w16[el + r8 + c4] | ((uint32_t)w16[el + r8 + c4 + K1] << 16);
-                    }
-                }
-                frag_math<MODE, WL::NI>::prep_a(af, as);
-                const uint32_t *b0p = gys + (kw + t4) * a.span_pad + koff;
-                const uint32_t *b1p = b0p + 4 * a.span_pad;
-#pragma unroll
-                for (int ni = 0; ni < WL::NI; ++ni) {
-                    const int pos = (wn * WL::WN + ni * 8 + g8) * a.s;
-                    uint32_t b[2] = {b0p[pos], b1p[pos]};
-                    frag_math<MODE, WL::NI>::step(acc, ni, af, as, b);
-                }
+    if (PIPE) {
+        /* Two buffers: chunk it+1 streams in (cp.async) while chunk it is multiplied. */
+        input_stage<MODE, BM, true>(sm, 0, gy, w, a, b);
+        cp_async_commit();
+        int it = 0;
+        for (int c0 = 0; c0 < a.cout_g; c0 += b.CH, ++it) {
+            if (c0 + b.CH < a.cout_g) {
+                input_stage<MODE, BM, true>(sm + ((it + 1) & 1) * a.stage_words, c0 + b.CH, gy, w, a, b);
+                cp_async_commit();
+                cp_async_wait<1>(); /* this thread's copies of chunk it have landed */
+            } else {
+                cp_async_wait<0>();
             }
+            CT_SYNC(); /* ... and everyone's */
+            input_compute<MODE, BM, true>(acc, sm + (it & 1) * a.stage_words, a);
+            CT_SYNC(); /* this buffer is refilled by the next iteration's stage */
         }
-        CT_SYNC();
+    } else {
+        for (int c0 = 0; c0 < a.cout_g; c0 += b.CH) {
+            input_stage<MODE, BM, false>(sm, c0, gy, w, a, b);
+            CT_SYNC();
+            input_compute<MODE, BM, false>(acc, sm, a);
+            CT_SYNC();
+        }
     }
 
     float *cs = reinterpret_cast<float *>(sm);
@@ -328,8 +429,8 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
     T *gx = static_cast<T *>(gx_);
     for (int e = tid; e < BM * kBN; e += WL::THREADS) {
         const int row = e / kBN, col = e % kBN;
-        if (ci0 + row < a.cin_g && i0 + col < a.L_in)
-            store_out(gx + (n * a.Cin + w_row0 + row) * a.L_in + i0 + col, cs[row * kCStride + col]);
+        if (b.ci0 + row < a.cin_g && b.i0 + col < a.L_in)
+            store_out(gx + (n * a.Cin + b.w_row0 + row) * a.L_in + b.i0 + col, cs[row * kCStride + col]);
     }
 }
 
@@ -342,24 +443,126 @@ struct bw_args {
     int cin_g, cout_g, K, s, d;
     int col_tiles, splits;
     int rows, span, span_pad;       /* staged gy channels, positions per channel, row stride */
+    int stage_words;                /* one staging buffer (x tile + gy window), 16-byte multiple */
     int vec_x;                      /* x rows load as 16-byte vectors (L_in % (4*EPW) == 0, x 16-byte aligned) */
     fastdiv div_span;
     float *ws;                      /* [splits][wnumel] partials, or NULL: write grad_w directly */
 };
 
-template <int MODE, int BM>
+/* Stages reduction tile rt: x [BM][kRW words] and the gy window [rows][span] of this block's columns.
+ * PIPE (f32 only): cp.async of raw bits, the caller commits. */
+template <int MODE, int BM, bool PIPE>
+__device__ __forceinline__ void weight_stage(uint32_t *buf, int64_t rt, const void *gy, const void *x,
+                                             const bw_args &a, int ci0, int co_lo, int grp) {
+    constexpr int EPW = mode_traits<MODE>::EPW;
+    constexpr int RP = kRW * EPW; /* positions per reduction tile */
+    constexpr int THREADS = warp_layout<BM>::THREADS;
+    const int tid = threadIdx.x;
+    uint32_t *xs = buf;                /* [BM][kXRow]: word = EPW consecutive positions */
+    uint32_t *gys = buf + BM * kXRow;  /* [rows][span_pad]: word m = gy[base+m] (, gy[base+m+s]) */
+    const int64_t n = rt / a.tiles_per_n;
+    const int64_t i0 = (rt - n * a.tiles_per_n) * RP;
+    const int64_t base = i0 * a.s - a.pad;
+    const int64_t x_row0 = n * a.Cin + (int64_t)grp * a.cin_g + ci0;
+    if (a.vec_x) {
+        /* 4 words (4 f32 / 8 f16) per load; a vector is wholly inside or outside [0, L_in). */
+#pragma unroll 2
+        for (int e = tid; e < BM * (kRW / 4); e += THREADS) {
+            const int ci = e / (kRW / 4), vq = e % (kRW / 4);
+            const int il = vq * 4 * EPW;
+            const bool ok = ci0 + ci < a.cin_g && i0 + il < a.L_in;
+            const char *src = static_cast<const char *>(x) + ((x_row0 + ci) * a.L_in + i0 + il) * (4 / EPW);
+            if (PIPE) {
+                cp_async16(xs + ci * kXRow + vq * 4, ok ? (const void *)src : x, ok);
+            } else {
+                uint4 v = make_uint4(0u, 0u, 0u, 0u);
+                if (ok) {
+                    v = *reinterpret_cast<const uint4 *>(src);
+                    if (MODE == MODE_TF32) {
+                        v.x = to_tf32(u2f(v.x));
+                        v.y = to_tf32(u2f(v.y));
+                        v.z = to_tf32(u2f(v.z));
+                        v.w = to_tf32(u2f(v.w));
+                    }
+                }
+                *reinterpret_cast<uint4 *>(xs + ci * kXRow + vq * 4) = v;
+            }
+        }
+    } else {
+#pragma unroll 4
+        for (int e = tid; e < BM * RP; e += THREADS) {
+            const int ci = e / RP, il = e % RP;
+            const bool ok = ci0 + ci < a.cin_g && i0 + il < a.L_in;
+            const int64_t xi = (x_row0 + ci) * a.L_in + i0 + il;
+            if (PIPE)
+                cp_async4(xs + ci * kXRow + il, ok ? static_cast<const float *>(x) + xi : x, ok);
+            else
+                put_elem<EPW>(xs, ci * kXRow + il / EPW, il % EPW, ok ? load_elem<MODE>(x, xi) : 0u);
+        }
+    }
+    const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g + co_lo;
+    const int nel = a.rows * a.span;
+#pragma unroll 4
+    for (int e = tid; e < nel; e += THREADS) {
+        const int r = fdiv(e, a.div_span), m = e - r * a.span;
+        const bool ch_ok = co_lo + r < a.cout_g;
+        const int64_t pos = base + m;
+        const bool ok = ch_ok && pos >= 0 && pos < a.L_out;
+        const int64_t gi = (gy_row0 + r) * a.L_out + pos;
+        if (PIPE) {
+            cp_async4(gys + r * a.span_pad + m, ok ? static_cast<const float *>(gy) + gi : gy, ok);
+        } else {
+            uint32_t v = ok ? load_elem<MODE>(gy, gi) : 0u;
+            if (EPW == 2) {
+                const int64_t pos2 = pos + a.s;
+                const bool ok2 = ch_ok && pos2 >= 0 && pos2 < a.L_out;
+                v |= (ok2 ? load_elem<MODE>(gy, gi + a.s) : 0u) << 16;
+            }
+            gys[r * a.span_pad + m] = v;
+        }
+    }
+}
+
+template <int MODE, int BM, bool RAW>
+__device__ __forceinline__ void weight_compute(float (&acc)[2][warp_layout<BM>::NI][4],
+                                               const int (&coff)[warp_layout<BM>::NI], const uint32_t *buf,
+                                               const bw_args &a) {
+    constexpr int EPW = mode_traits<MODE>::EPW;
+    typedef warp_layout<BM> WL;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int g8 = lane >> 2, t4 = lane & 3;
+    const int wm = warp / WL::WARPS_N;
+    const uint32_t *xs = buf, *gys = buf + BM * kXRow;
+    const int bstep = EPW * a.s; /* window distance between consecutive reduction words */
+#pragma unroll 1 /* keeps grad_weight under 128 registers for the 256-thread tile */
+    for (int kw = 0; kw < kRW; kw += 8) {
+        uint32_t af[2][4], as[2][4];
+#pragma unroll
+        for (int mi = 0; mi < 2; ++mi) {
+            const uint32_t *ap = xs + (wm * 32 + mi * 16 + g8) * kXRow + kw + t4;
+            af[mi][0] = ap[0];
+            af[mi][1] = ap[8 * kXRow];
+            af[mi][2] = ap[4];
+            af[mi][3] = ap[8 * kXRow + 4];
+        }
+        frag_math<MODE, WL::NI, RAW>::prep_a(af, as);
+        const int o0 = (kw + t4) * bstep, o1 = o0 + 4 * bstep;
+#pragma unroll
+        for (int ni = 0; ni < WL::NI; ++ni) {
+            uint32_t bf[2] = {gys[coff[ni] + o0], gys[coff[ni] + o1]};
+            frag_math<MODE, WL::NI, RAW>::step(acc, ni, af, as, bf);
+        }
+    }
+}
+
+template <int MODE, int BM, bool PIPE>
 __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN_BLOCKS_W)
     bwd_weight_tc_kernel(const void *__restrict__ gy, const void *__restrict__ x, void *__restrict__ gw_, bw_args a) {
     typedef typename mode_traits<MODE>::T T;
-    constexpr int EPW = mode_traits<MODE>::EPW;
-    constexpr int RP = kRW * EPW; /* positions per reduction tile */
     typedef warp_layout<BM> WL;
     CT_DYN_SMEM(sm);
-    uint32_t *xs = sm;                /* [BM][kXRow]: word = EPW consecutive positions */
-    uint32_t *gys = sm + BM * kXRow;  /* [rows][span_pad]: word m = gy[base+m] (, gy[base+m+s]) */
-
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int g8 = lane >> 2, t4 = lane & 3;
+    const int g8 = lane >> 2;
     const int wm = warp / WL::WARPS_N, wn = warp % WL::WARPS_N;
     const int cit = blockIdx.x / a.col_tiles;
     const int j0 = (blockIdx.x - cit * a.col_tiles) * kBN;
@@ -378,7 +581,6 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
         const int co = j / a.K, k = j - co * a.K;
         coff[ni] = (co - co_lo) * a.span_pad + k * a.d;
     }
-    const int bstep = EPW * a.s; /* window distance between consecutive reduction words */
 
     float acc[2][WL::NI][4];
 #pragma unroll
@@ -390,77 +592,32 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
 
     const int64_t rt_begin = split * a.red_tiles / a.splits;
     const int64_t rt_end = (split + 1) * a.red_tiles / a.splits;
-    for (int64_t rt = rt_begin; rt < rt_end; ++rt) {
-        const int64_t n = rt / a.tiles_per_n;
-        const int64_t i0 = (rt - n * a.tiles_per_n) * RP;
-        const int64_t base = i0 * a.s - a.pad;
-        const int64_t x_row0 = n * a.Cin + (int64_t)grp * a.cin_g + ci0;
-        if (a.vec_x) {
-            /* 4 words (4 f32 / 8 f16) per load; a vector is wholly inside or outside [0, L_in). */
-#pragma unroll 2
-            for (int e = tid; e < BM * (kRW / 4); e += WL::THREADS) {
-                const int ci = e / (kRW / 4), vq = e % (kRW / 4);
-                const int il = vq * 4 * EPW;
-                uint4 v = make_uint4(0u, 0u, 0u, 0u);
-                if (ci0 + ci < a.cin_g && i0 + il < a.L_in) {
-                    const int64_t el = (x_row0 + ci) * a.L_in + i0 + il;
-                    v = *reinterpret_cast<const uint4 *>(static_cast<const char *>(x) + el * (4 / EPW));
-                    if (MODE == MODE_TF32) {
-                        v.x = to_tf32(u2f(v.x));
-                        v.y = to_tf32(u2f(v.y));
-                        v.z = to_tf32(u2f(v.z));
-                        v.w = to_tf32(u2f(v.w));
-                    }
-                }
-                *reinterpret_cast<uint4 *>(xs + ci * kXRow + vq * 4) = v;
+    if (PIPE) {
+        /* Two buffers: tile rt+1 streams in (cp.async) while tile rt is multiplied. */
+        if (rt_begin < rt_end) weight_stage<MODE, BM, true>(sm, rt_begin, gy, x, a, ci0, co_lo, grp);
+        cp_async_commit();
+        for (int64_t rt = rt_begin; rt < rt_end; ++rt) {
+            const int cur = (int)((rt - rt_begin) & 1);
+            if (rt + 1 < rt_end) {
+                weight_stage<MODE, BM, true>(sm + (cur ^ 1) * a.stage_words, rt + 1, gy, x, a, ci0, co_lo, grp);
+                cp_async_commit();
+                cp_async_wait<1>();
+            } else {
+                cp_async_wait<0>();
             }
-        } else {
-#pragma unroll 4
-            for (int e = tid; e < BM * RP; e += WL::THREADS) {
-                const int ci = e / RP, il = e % RP;
-                uint32_t v = 0;
-                if (ci0 + ci < a.cin_g && i0 + il < a.L_in) v = load_elem<MODE>(x, (x_row0 + ci) * a.L_in + i0 + il);
-                put_elem<EPW>(xs, ci * kXRow + il / EPW, il % EPW, v);
-            }
+            CT_SYNC();
+            weight_compute<MODE, BM, true>(acc, coff, sm + cur * a.stage_words, a);
+            CT_SYNC();
         }
-        const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g + co_lo;
-        const int nel = a.rows * a.span;
-#pragma unroll 4
-        for (int e = tid; e < nel; e += WL::THREADS) {
-            const int r = fdiv(e, a.div_span), m = e - r * a.span;
-            const bool ch_ok = co_lo + r < a.cout_g;
-            const int64_t pos = base + m;
-            uint32_t v = 0;
-            if (ch_ok && pos >= 0 && pos < a.L_out) v = load_elem<MODE>(gy, (gy_row0 + r) * a.L_out + pos);
-            if (EPW == 2) {
-                const int64_t pos2 = pos + a.s;
-                uint32_t hi = 0;
-                if (ch_ok && pos2 >= 0 && pos2 < a.L_out) hi = load_elem<MODE>(gy, (gy_row0 + r) * a.L_out + pos2);
-                v |= hi << 16;
-            }
-            gys[r * a.span_pad + m] = v;
-        }
+        cp_async_wait<0>(); /* nothing may still be landing in smem the epilogue reuses */
         CT_SYNC();
-#pragma unroll 1 /* keeps grad_weight under 128 registers for the 256-thread tile */
-        for (int kw = 0; kw < kRW; kw += 8) {
-            uint32_t af[2][4], as[2][4];
-#pragma unroll
-            for (int mi = 0; mi < 2; ++mi) {
-                const uint32_t *ap = xs + (wm * 32 + mi * 16 + g8) * kXRow + kw + t4;
-                af[mi][0] = ap[0];
-                af[mi][1] = ap[8 * kXRow];
-                af[mi][2] = ap[4];
-                af[mi][3] = ap[8 * kXRow + 4];
-            }
-            frag_math<MODE, WL::NI>::prep_a(af, as);
-            const int o0 = (kw + t4) * bstep, o1 = o0 + 4 * bstep;
-#pragma unroll
-            for (int ni = 0; ni < WL::NI; ++ni) {
-                uint32_t b[2] = {gys[coff[ni] + o0], gys[coff[ni] + o1]};
-                frag_math<MODE, WL::NI>::step(acc, ni, af, as, b);
-            }
+    } else {
+        for (int64_t rt = rt_begin; rt < rt_end; ++rt) {
+            weight_stage<MODE, BM, false>(sm, rt, gy, x, a, ci0, co_lo, grp);
+            CT_SYNC();
+            weight_compute<MODE, BM, false>(acc, coff, sm, a);
+            CT_SYNC();
         }
-        CT_SYNC();
     }
 
     float *cs = reinterpret_cast<float *>(sm);
@@ -539,9 +696,13 @@ template <typename F> int pick_stride(int lo, int per_word, F conflicts_of) {
     return best;
 }
 
+/* Dev/benchmark switch for the cp.async double-buffered f32 path (convt1d_bwd_tc_set_pipeline). */
+int g_pipeline = 1;
+
 struct bin_plan {
     bin_args a;
     int BM;
+    bool pipe; /* f32: double-buffered cp.async staging */
     dim3 grid;
     size_t smem;
 };
@@ -574,27 +735,35 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
     int bm = pr.cin_g <= 32 ? 32 : pr.cin_g <= 64 ? 64 : 128;
     if (bm == 128 && pos_tiles * ((pr.cin_g + 127) / 128) * p.groups < 264) bm = 64;
     const int64_t cw_needed = ((pr.cout_g + EPW - 1) / EPW + 7) / 8 * 8;
+    const int want_stages = pr.dtype == CONVT1D_F32 && g_pipeline ? 2 : 1;
     for (;;) {
         pl->BM = bm;
-        /* Widest channel chunk that keeps the main-loop tiles small enough for several blocks per SM. */
-        size_t main_bytes = 0;
-        a.cw = 0;
-        for (int cw = 32; cw >= 8; cw /= 2) {
-            if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
-            const int rowel = cw * EPW * a.K;
-            /* A fragment: lane (g, t) reads row g, element t*EPW*K (16-bit: two elements per word). */
-            a.wrs = pick_stride(rowel, EPW, [&](int rs) {
-                return bank_conflicts(
-                    [&](int l) { return ((long long)(l >> 2) * rs + (long long)(l & 3) * EPW * a.K) / EPW; });
-            });
-            main_bytes = 4 * (size_t)cw * a.span_pad + (size_t)bm * a.wrs * (4 / EPW);
-            main_bytes = (main_bytes + 15) / 16 * 16;
-            a.cw = cw;
-            if (main_bytes <= (size_t)(bm == 128 ? 96 : 48) * 1024) break;
+        bool fits = false;
+        for (int stages = want_stages; stages >= 1 && !fits; --stages) {
+            /* Widest channel chunk that keeps the main-loop tiles small enough for several blocks per SM. */
+            const size_t budget = (size_t)(bm == 128 ? 96 : 48) * 1024 / stages; /* per stage */
+            size_t main_bytes = 0;
+            a.cw = 0;
+            for (int cw = 32; cw >= 8; cw /= 2) {
+                if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
+                const int rowel = cw * EPW * a.K;
+                /* A fragment: lane (g, t) reads row g, element t*EPW*K (16-bit: two elements per word). */
+                a.wrs = pick_stride(rowel, EPW, [&](int rs) {
+                    return bank_conflicts(
+                        [&](int l) { return ((long long)(l >> 2) * rs + (long long)(l & 3) * EPW * a.K) / EPW; });
+                });
+                main_bytes = 4 * (size_t)cw * a.span_pad + (size_t)bm * a.wrs * (4 / EPW);
+                main_bytes = (main_bytes + 15) / 16 * 16;
+                a.cw = cw;
+                if (main_bytes <= budget) break;
+            }
+            a.stage_words = (int)(main_bytes / 4);
+            const size_t epi = 4 * (size_t)bm * kCStride;
+            pl->smem = stages * main_bytes > epi ? stages * main_bytes : epi;
+            pl->pipe = stages == 2;
+            fits = pl->smem <= kMaxSmem;
         }
-        const size_t epi = 4 * (size_t)bm * kCStride;
-        pl->smem = main_bytes > epi ? main_bytes : epi;
-        if (pl->smem <= kMaxSmem) break;
+        if (fits) break;
         if (bm == 32) return false;
         bm /= 2; /* any BM is correct for any Cin_g: smaller tiles just mean more of them */
     }
@@ -610,6 +779,7 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
 struct bw_plan {
     bw_args a;
     int BM;
+    bool pipe; /* f32: double-buffered cp.async staging */
     dim3 grid;
     size_t smem;
     size_t ws_bytes; /* workspace this plan needs (0 with one split) */
@@ -650,11 +820,19 @@ bool plan_weight(const convt1d_problem &pr, size_t ws_avail, bw_plan *pl) {
     });
     a.div_span = make_fastdiv((uint32_t)a.span);
     pl->BM = pr.cin_g <= 32 ? 32 : pr.cin_g <= 64 ? 64 : 128;
+    const int want_stages = pr.dtype == CONVT1D_F32 && g_pipeline ? 2 : 1;
     for (;;) {
-        const size_t main_bytes = 4 * ((size_t)pl->BM * kXRow + (size_t)a.rows * a.span_pad);
-        const size_t epi = 4 * (size_t)pl->BM * kCStride;
-        pl->smem = main_bytes > epi ? main_bytes : epi;
-        if (pl->smem <= kMaxSmem) break;
+        bool fits = false;
+        for (int stages = want_stages; stages >= 1 && !fits; --stages) {
+            size_t main_bytes = 4 * ((size_t)pl->BM * kXRow + (size_t)a.rows * a.span_pad);
+            main_bytes = (main_bytes + 15) / 16 * 16;
+            a.stage_words = (int)(main_bytes / 4);
+            const size_t epi = 4 * (size_t)pl->BM * kCStride;
+            pl->smem = stages * main_bytes > epi ? stages * main_bytes : epi;
+            pl->pipe = stages == 2;
+            fits = pl->smem <= kMaxSmem;
+        }
+        if (fits) break;
         if (pl->BM == 32) return false;
         pl->BM /= 2;
     }
@@ -687,14 +865,9 @@ cudaError_t prepare(K kern, size_t smem) {
     return cudaSuccess;
 #else
     if (smem <= 48 * 1024) return cudaSuccess;
-    /* Opt in once per device (and kernel) to the largest size any plan uses, not on every launch. */
-    static unsigned long long done_mask = 0;
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e != cudaSuccess) return e;
-    if (dev < 64 && (done_mask >> dev & 1ull)) return cudaSuccess;
-    e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kMaxSmem);
-    if (e == cudaSuccess && dev < 64) __atomic_fetch_or(&done_mask, 1ull << dev, __ATOMIC_RELAXED);
+    /* Set on every launch: a per-template cache would be shared by every kernel of the same signature
+     * (K is a plain function-pointer type), which left all but the first without the opt-in. */
+    cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kMaxSmem);
     return e;
 #endif
 }
@@ -707,25 +880,33 @@ cudaError_t last_error() {
 #endif
 }
 
-template <int MODE, int BM>
+template <int MODE, int BM, bool PIPE>
 cudaError_t launch_input(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
-    void (*kern)(const void *, const void *, void *, bin_args) = bwd_input_tc_kernel<MODE, BM>;
+    void (*kern)(const void *, const void *, void *, bin_args) = bwd_input_tc_kernel<MODE, BM, PIPE>;
     cudaError_t e = prepare(kern, pl.smem);
     if (e != cudaSuccess) return e;
     CT_LAUNCH(kern, pl.grid, warp_layout<BM>::THREADS, pl.smem, stream, gy, w, gx, pl.a);
     return last_error();
 }
 
-template <int MODE>
+template <int MODE, bool PIPE>
 cudaError_t launch_input_bm(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
-    if (pl.BM == 32) return launch_input<MODE, 32>(pl, gy, w, gx, stream);
-    if (pl.BM == 64) return launch_input<MODE, 64>(pl, gy, w, gx, stream);
-    return launch_input<MODE, 128>(pl, gy, w, gx, stream);
+    if (pl.BM == 32) return launch_input<MODE, 32, PIPE>(pl, gy, w, gx, stream);
+    if (pl.BM == 64) return launch_input<MODE, 64, PIPE>(pl, gy, w, gx, stream);
+    return launch_input<MODE, 128, PIPE>(pl, gy, w, gx, stream);
 }
 
-template <int MODE, int BM>
+template <int MODE>
+cudaError_t launch_input_mode(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
+    if constexpr (MODE == MODE_TF32 || MODE == MODE_3XTF32) {
+        if (pl.pipe) return launch_input_bm<MODE, true>(pl, gy, w, gx, stream);
+    }
+    return launch_input_bm<MODE, false>(pl, gy, w, gx, stream);
+}
+
+template <int MODE, int BM, bool PIPE>
 cudaError_t launch_weight(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
-    void (*kern)(const void *, const void *, void *, bw_args) = bwd_weight_tc_kernel<MODE, BM>;
+    void (*kern)(const void *, const void *, void *, bw_args) = bwd_weight_tc_kernel<MODE, BM, PIPE>;
     cudaError_t e = prepare(kern, pl.smem);
     if (e != cudaSuccess) return e;
     CT_LAUNCH(kern, pl.grid, warp_layout<BM>::THREADS, pl.smem, stream, gy, x, gw, pl.a);
@@ -738,11 +919,19 @@ cudaError_t launch_weight(const bw_plan &pl, const void *gy, const void *x, void
     return last_error();
 }
 
-template <int MODE>
+template <int MODE, bool PIPE>
 cudaError_t launch_weight_bm(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
-    if (pl.BM == 32) return launch_weight<MODE, 32>(pl, gy, x, gw, stream);
-    if (pl.BM == 64) return launch_weight<MODE, 64>(pl, gy, x, gw, stream);
-    return launch_weight<MODE, 128>(pl, gy, x, gw, stream);
+    if (pl.BM == 32) return launch_weight<MODE, 32, PIPE>(pl, gy, x, gw, stream);
+    if (pl.BM == 64) return launch_weight<MODE, 64, PIPE>(pl, gy, x, gw, stream);
+    return launch_weight<MODE, 128, PIPE>(pl, gy, x, gw, stream);
+}
+
+template <int MODE>
+cudaError_t launch_weight_mode(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+    if constexpr (MODE == MODE_TF32 || MODE == MODE_3XTF32) {
+        if (pl.pipe) return launch_weight_bm<MODE, true>(pl, gy, x, gw, stream);
+    }
+    return launch_weight_bm<MODE, false>(pl, gy, x, gw, stream);
 }
 
 } // namespace
@@ -755,10 +944,10 @@ convt1d_status convt1d_bwd_input_tc(const convt1d_problem &pr, const void *grad_
     if (!plan_input(pr, &pl)) return CONVT1D_ERROR_NOT_SUPPORTED;
     cudaError_t e;
     switch (mode_of(pr)) {
-    case MODE_TF32: e = launch_input_bm<MODE_TF32>(pl, grad_y, w, grad_x, stream); break;
-    case MODE_3XTF32: e = launch_input_bm<MODE_3XTF32>(pl, grad_y, w, grad_x, stream); break;
-    case MODE_F16: e = launch_input_bm<MODE_F16>(pl, grad_y, w, grad_x, stream); break;
-    default: e = launch_input_bm<MODE_BF16>(pl, grad_y, w, grad_x, stream); break;
+    case MODE_TF32: e = launch_input_mode<MODE_TF32>(pl, grad_y, w, grad_x, stream); break;
+    case MODE_3XTF32: e = launch_input_mode<MODE_3XTF32>(pl, grad_y, w, grad_x, stream); break;
+    case MODE_F16: e = launch_input_mode<MODE_F16>(pl, grad_y, w, grad_x, stream); break;
+    default: e = launch_input_mode<MODE_BF16>(pl, grad_y, w, grad_x, stream); break;
     }
     if (e != cudaSuccess)
         return convt1d_fail(CONVT1D_ERROR_CUDA, "tensor-core backward-input kernel: %s", cudaGetErrorString(e));
@@ -794,12 +983,14 @@ convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad
     const int epw = pr.dtype == CONVT1D_F32 ? 1 : 2;
     pl.a.vec_x = pr.p.in_length % (4 * epw) == 0 && ((uintptr_t)x & 15) == 0;
     switch (mode_of(pr)) {
-    case MODE_TF32: e = launch_weight_bm<MODE_TF32>(pl, grad_y, x, grad_w, stream); break;
-    case MODE_3XTF32: e = launch_weight_bm<MODE_3XTF32>(pl, grad_y, x, grad_w, stream); break;
-    case MODE_F16: e = launch_weight_bm<MODE_F16>(pl, grad_y, x, grad_w, stream); break;
-    default: e = launch_weight_bm<MODE_BF16>(pl, grad_y, x, grad_w, stream); break;
+    case MODE_TF32: e = launch_weight_mode<MODE_TF32>(pl, grad_y, x, grad_w, stream); break;
+    case MODE_3XTF32: e = launch_weight_mode<MODE_3XTF32>(pl, grad_y, x, grad_w, stream); break;
+    case MODE_F16: e = launch_weight_mode<MODE_F16>(pl, grad_y, x, grad_w, stream); break;
+    default: e = launch_weight_mode<MODE_BF16>(pl, grad_y, x, grad_w, stream); break;
     }
     if (e != cudaSuccess)
         return convt1d_fail(CONVT1D_ERROR_CUDA, "tensor-core backward-weight kernel: %s", cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
 }
+
+void convt1d_bwd_tc_set_pipeline(int enable) { g_pipeline = enable != 0; }

@@ -56,3 +56,6 @@ convt1d_status convt1d_bwd_input_tc(const convt1d_problem &pr, const void *grad_
 convt1d_status convt1d_bwd_weight_tc_workspace(const convt1d_problem &pr, size_t *bytes);
 convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                      void *workspace, size_t workspace_bytes, cudaStream_t stream);
+/* Dev/benchmark switch (not thread-safe; default on): 0 makes the f32 tensor-core backward kernels use
+ * single-buffered register staging instead of double-buffered cp.async, for A/B timing in dev/cuda/bwd. */
+void convt1d_bwd_tc_set_pipeline(int enable);
