@@ -12,7 +12,7 @@
  *   deterministic, no atomics. With one split the block writes grad_w directly.
  *
  * Everything is staged as 32-bit "words" in shared memory so one fragment loader serves every dtype:
- *   f32 (TF32 mode): a word is one value already rounded to tf32 (cvt.rna at staging);
+ *   f32 (TF32 mode): a word is one value rounded to tf32 (cvt.rna, at staging or at fragment load);
  *   f32 (STRICT):    a word is the raw float, split into big + small tf32 at fragment load (3xTF32);
  *   f16 / bf16:      a word packs two consecutive reduction elements (low half = lower index).
  * With 8 words per mma k-step, m16n8k8.tf32 and m16n8k16.{f16,bf16} then share the fragment layout
