@@ -9,6 +9,9 @@ R="$OUT/r"; mkdir -p "$R"
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 export PYTHONUNBUFFERED=1
 stages=${*:-"info build ctest cudatest pytest kernelbench bench bwdbench"}
+# CONVT1D_LIBRARY=<prebuilt .so> (carried from a build elsewhere) skips the build stage's work for the
+# CUDA self-test too; the Python side then runs from python/ via PYTHONPATH.
+if [ -n "${CONVT1D_LIBRARY:-}" ]; then export LIB=$CONVT1D_LIBRARY FORCE_LIB=1 PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}; fi
 summary=()
 run_stage() { # name, command...
   local name=$1; shift
@@ -27,8 +30,8 @@ for s in $stages; do
     cudatest) run_stage cudatest bash -c 'bash tests/cuda/build_and_run.sh' ;;
     pytest) run_stage pytest bash -c 'cd /tmp && python3 -m pytest -q --maxfail=40 --timeout=600 -p no:cacheprovider '"$PWD"'/tests/python -k "${PYTEST_K:-}" 2>&1; true' ;;
     kernelbench) run_stage kernelbench python3 kernelbench/evaluate.py --out "$R/kernelbench.json" ;;
-    bench) run_stage bench python3 -m convt1d.bench --out "$R/bench_fwd.json" --plot "$R/bench_fwd.png" ;;
-    bwdbench) run_stage bwdbench python3 -m convt1d.bench --backward --out "$R/bench_bwd.json" --plot "$R/bench_bwd.png" ;;
+    bench) run_stage bench python3 -m convt1d.bench --budget-ms "${BENCH_MS:-300}" --out "$R/bench_fwd.json" --plot "$R/bench_fwd.png" ;;
+    bwdbench) run_stage bwdbench python3 -m convt1d.bench --backward --modes "${BWD_MODES:-fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd,fp32_bwd_input,fp32_bwd_weight,fp32_bwd_bias,fp32_strict_bwd_input,fp32_strict_bwd_weight,bf16_bwd_input,bf16_bwd_weight}" --budget-ms "${BENCH_MS:-300}" --out "$R/bench_bwd.json" --plot "$R/bench_bwd.png" ;;
     *) echo "unknown stage $s" ;;
   esac
 done

@@ -19,7 +19,7 @@ NVFLAGS="-O3 -std=c++17 -lineinfo --expt-relaxed-constexpr $GENCODE -I$ROOT/incl
 # A library the project build already made (scripts/gpu_all.sh builds build/gpu first) saves compiling
 # the kernels twice; it is used when it is newer than every CUDA and core source. LIB=none forces sources.
 LIB=${LIB:-$ROOT/build/gpu/libconvt1d.so}
-if [ "$LIB" != none ] && [ -f "$LIB" ] && [ -z "$(find "$ROOT/src" "$ROOT/include" -newer "$LIB" -type f | head -1)" ]; then
+if [ "$LIB" != none ] && [ -f "$LIB" ] && { [ "${FORCE_LIB:-0}" = 1 ] || [ -z "$(find "$ROOT/src" "$ROOT/include" -newer "$LIB" -type f | head -1)" ]; }; then
   echo "building the test in $B for sm $ARCH against $LIB"
   nvcc $NVFLAGS "$ROOT/tests/cuda/test_cuda_direct.cu" -o "$B/test_cuda_direct" -L"$(dirname "$LIB")" -lconvt1d -Xlinker -rpath="$(dirname "$LIB")"
 else
