@@ -38,6 +38,15 @@ bool force_direct() {
     return v && v[0] && v[0] != '0';
 }
 
+/* Tiny backward problems are launch- and latency-bound: the tensor-core kernels' few, long-reduction
+ * blocks lose to the direct kernels' many short ones there. Measured on an H100 (strict fp32, ms,
+ * tensor-core -> direct): kernelbench_64_small grad_x 0.047 -> 0.010, grad_w 0.053 -> 0.017;
+ * kernelbench_79_small grad_x 0.132 -> 0.052, grad_w 0.048 -> 0.034; kernelbench_74_small equal. */
+bool tiny_backward(const convt1d_problem &pr) {
+    const double macs = (double)pr.p.batch * pr.p.in_length * pr.p.in_channels * pr.cout_g * pr.p.kernel_size;
+    return macs < (double)(1 << 24);
+}
+
 cudaStream_t as_cuda(convt1d_stream s) { return reinterpret_cast<cudaStream_t>(s); }
 
 int64_t numel_w(const convt1d_params *p) { return p->in_channels * (p->out_channels / p->groups) * p->kernel_size; }
@@ -78,7 +87,7 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
     if (p->batch == 0) return CONVT1D_SUCCESS; /* grad_x is empty */
     const convt1d_problem pr = make_problem(p, dtype, math, lout);
     const cudaStream_t s = as_cuda(stream);
-    if (!force_direct()) {
+    if (!force_direct() && !tiny_backward(pr)) {
         st = convt1d_bwd_input_tc(pr, grad_y, w, grad_x, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();
@@ -125,7 +134,7 @@ convt1d_status convt1d_backward_weight_cuda(const convt1d_params *p, convt1d_dty
         return convt1d_cuda_check("backward_weight: zeroing grad_w for an empty batch");
     }
     const convt1d_problem pr = make_problem(p, dtype, math, lout);
-    if (!force_direct()) {
+    if (!force_direct() && !tiny_backward(pr)) {
         st = convt1d_bwd_weight_tc(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();
