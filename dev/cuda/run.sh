@@ -9,7 +9,7 @@ mkdir -p "$OUT"
 WHAT=${1:-all}
 BIN=build/tc/fwd_tc_dev
 PRODUCT=-1,0,1,2,3,4,6,8,9,10,12
-EXPERIMENTS=30,31,32,33,34,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29
+EXPERIMENTS=14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader
 if ! "$BIN" probe >/dev/null 2>&1; then
     echo "building harness here"

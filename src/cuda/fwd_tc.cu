@@ -13,7 +13,7 @@ thread_local int convt1d_tc_last_cfg = -1;
 namespace {
 
 struct CfgInfo {
-    int bm, bq, kr, tmax, sout, ring_bytes, persist;
+    int bm, bq, kr, tmax, sout, ring_bytes;
 };
 
 /* The configurations: id, BM, BQ, warps along M, warps along N, word rows per chunk, tap slots,
@@ -56,35 +56,20 @@ struct CfgInfo {
     X(28, 64, 512, 2, 8, 8, 8, 3, 1, 1, false, false) \
     X(29, 128, 256, 4, 4, 32, 2, 2, 1, 1, false, false)
 
-/* Persistent configurations (fwd_tc_persist_kernel): id, BM, BQ, warps M, warps N, word rows per
- * chunk, fp32 stages, min blocks per SM, fragment double-buffering. */
-#define CONVT1D_TC_DEV_PERSIST_CONFIGS(P) \
-    P(30, 128, 128, 2, 4, 8, 3, 1, false) \
-    P(31, 128, 128, 2, 4, 8, 3, 1, true) \
-    P(32, 64, 256, 2, 4, 8, 3, 2, false) \
-    P(33, 64, 256, 2, 4, 8, 3, 1, true) \
-    P(34, 64, 128, 2, 2, 8, 3, 3, false)
-
 #ifdef CONVT1D_TC_ALL_CONFIGS
 #define CONVT1D_TC_CONFIGS(X) CONVT1D_TC_PRODUCT_CONFIGS(X) CONVT1D_TC_DEV_CONFIGS(X)
-#define CONVT1D_TC_PERSIST_CONFIGS(P) CONVT1D_TC_DEV_PERSIST_CONFIGS(P)
 #else
 #define CONVT1D_TC_CONFIGS(X) CONVT1D_TC_PRODUCT_CONFIGS(X)
-#define CONVT1D_TC_PERSIST_CONFIGS(P)
 #endif
 
 CfgInfo cfg_info(int cfg) {
     switch (cfg) {
 #define X(id, bm, bq, wm, wn, kr, tm, st, mb, mb16, so, pf) \
-    case id: return CfgInfo{bm, bq, kr, tm, so, ring_words<bm, bq, kr, tm, st>() * 4, 0};
+    case id: return CfgInfo{bm, bq, kr, tm, so, ring_words<bm, bq, kr, tm, st>() * 4};
         CONVT1D_TC_CONFIGS(X)
 #undef X
-#define P(id, bm, bq, wm, wn, kr, st, mb, pf) \
-    case id: return CfgInfo{bm, bq, kr, 64, 0, st * kr * (bq + HALO_MAX + 8) * 4, 1};
-        CONVT1D_TC_PERSIST_CONFIGS(P)
-#undef P
     }
-    return CfgInfo{0, 0, 0, 0, 0, 0, 0};
+    return CfgInfo{0, 0, 0, 0, 0, 0};
 }
 
 /* Shared memory a block of cfg needs for this problem (the staged output tile grows with s). */
@@ -133,40 +118,6 @@ cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t
     return e != cudaSuccess ? e : f;
 }
 
-template <int MODE, int BM, int BQ, int WM, int WN, int KR0, int ST, int MINB, bool PF>
-cudaError_t launch_persist(const Args &a, const void *w, cudaStream_t stream) {
-    constexpr int KR = kr_eff(KR0, MODE >= F16);
-    constexpr int STAGES = MODE >= F16 ? 2 : ST;
-    constexpr int MB = MODE == F32X3 ? 1 : MINB;
-    auto kern = fwd_tc_persist_kernel<MODE, BM, BQ, WM, WN, KR, STAGES, MB, PF>;
-    const int smem = STAGES * KR * (BQ + HALO_MAX + 8) * 4 + a.nch * a.tmax * KR * (BM + 8) * 4;
-    cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (e != cudaSuccess) return e;
-    int dev = 0, sms = 0, occ = 0;
-    if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
-    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return e;
-    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, WM * WN * 32, smem)) != cudaSuccess) return e;
-    if (occ < 1) return cudaErrorInvalidConfiguration;
-    /* Enough blocks to fill the machine once; each walks its slice's tiles P apart. */
-    const int64_t slices = (int64_t)a.co_tiles * a.s * a.G, ntiles = (int64_t)a.N * a.q_tiles;
-    int64_t P = ((int64_t)occ * sms + slices - 1) / slices;
-    if (P > ntiles) P = ntiles;
-    if (P < 1) P = 1;
-    const int64_t grid = slices * P;
-    if (grid > INT_MAX) return cudaErrorInvalidConfiguration;
-    const int64_t words = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * KR * BM;
-    void *wp = nullptr;
-    e = cudaMallocAsync(&wp, (size_t)words * 4, stream);
-    if (e != cudaSuccess) return e;
-    Args b = a;
-    b.wp = (const uint32_t *)wp;
-    pack_weights_kernel<MODE, BM, KR><<<(unsigned)((words + 255) / 256), 256, 0, stream>>>(w, b, words);
-    kern<<<(unsigned)grid, WM * WN * 32, smem, stream>>>(b, (int)P);
-    e = cudaGetLastError();
-    cudaError_t f = cudaFreeAsync(wp, stream);
-    return e != cudaSuccess ? e : f;
-}
-
 template <int MODE>
 cudaError_t launch_mode(int cfg, const Args &a, const void *w, unsigned grid, cudaStream_t stream) {
     switch (cfg) {
@@ -174,10 +125,6 @@ cudaError_t launch_mode(int cfg, const Args &a, const void *w, unsigned grid, cu
     case id: return launch_one<MODE, bm, bq, wm, wn, kr, tm, st, mb, mb16, so, pf>(a, w, grid, stream);
         CONVT1D_TC_CONFIGS(X)
 #undef X
-#define P(id, bm, bq, wm, wn, kr, st, mb, pf) \
-    case id: return launch_persist<MODE, bm, bq, wm, wn, kr, st, mb, pf>(a, w, stream);
-        CONVT1D_TC_PERSIST_CONFIGS(P)
-#undef P
     }
     return cudaErrorInvalidValue;
 }
@@ -287,10 +234,6 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     const int64_t grid = (int64_t)a.co_tiles * (ci.sout ? 1 : a.s) * a.q_tiles * a.N * a.G;
     if (grid > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (cfg_smem(ci, a.s, half) > 227 * 1024) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (ci.persist) { /* the whole weight slice must fit next to the input ring */
-        const int kr = half ? kr_eff(ci.kr, true) : ci.kr;
-        if (ci.ring_bytes + (int64_t)a.nch * a.tmax * kr * (ci.bm + 8) * 4 > 227 * 1024) return CONVT1D_ERROR_NOT_SUPPORTED;
-    }
     /* Packed weights: about the weight tensor's size, padded; refuse absurd ones (huge strides). */
     const int64_t packed = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * ci.kr * ci.bm * 4;
     if (packed > ((int64_t)1 << 30)) return CONVT1D_ERROR_NOT_SUPPORTED;
