@@ -335,8 +335,22 @@ int main(int argc, char **argv) {
                     trial(sh, mode, cfg, t, false, ++seed);
                 }
             }
+    /* SHAPES=a,b,...: time only the bench shapes whose name contains one of these. */
+    const char *only = getenv("SHAPES");
+    auto wanted = [&](const std::string &name) {
+        if (!only || !*only) return true;
+        std::string list = only;
+        for (size_t b = 0; b <= list.size();) {
+            size_t e = list.find(',', b);
+            if (e == std::string::npos) e = list.size();
+            if (e > b && name.find(list.substr(b, e - b)) != std::string::npos) return true;
+            b = e + 1;
+        }
+        return false;
+    };
     if (what == "bench" || what == "all")
         for (auto &sh : bench)
+            if (wanted(sh.name))
             for (int mode = 0; mode < 4; ++mode)
                 for (int cfg : tcfgs) trial(sh, mode, cfg, t, true, ++seed);
     printf("harness: %d failures\n", g_fail);

@@ -5,6 +5,7 @@
 #include "fwd_tc.cuh"
 
 #include <limits.h>
+#include <stdlib.h>
 
 using namespace convt1d_tc;
 
@@ -54,7 +55,11 @@ struct CfgInfo {
     X(26, 128, 256, 4, 4, 8, 4, 3, 1, 1, false, false) \
     X(27, 128, 256, 4, 4, 16, 4, 2, 1, 1, false, false) \
     X(28, 64, 512, 2, 8, 8, 8, 3, 1, 1, false, false) \
-    X(29, 128, 256, 4, 4, 32, 2, 2, 1, 1, false, false)
+    X(29, 128, 256, 4, 4, 32, 2, 2, 1, 1, false, false) \
+    X(30, 256, 128, 4, 2, 32, 2, 2, 1, 1, false, false) \
+    X(31, 128, 256, 2, 4, 32, 2, 2, 1, 1, false, false) \
+    X(32, 256, 128, 4, 2, 16, 4, 2, 1, 1, false, false) \
+    X(33, 128, 128, 2, 4, 64, 2, 2, 1, 1, false, false)
 
 #ifdef CONVT1D_TC_ALL_CONFIGS
 #define CONVT1D_TC_CONFIGS(X) CONVT1D_TC_PRODUCT_CONFIGS(X) CONVT1D_TC_DEV_CONFIGS(X)
@@ -157,6 +162,24 @@ int pick_cfg(const Args &a, bool strict, bool half) {
     return 3;
 }
 
+/* Phase merging. Every phase of a stride-s problem reads input q - j with j = floor(k*d / s) in
+ * [0, P], P = floor((K-1)*d / s). So the s phases are one stride-1 GEMM with C_out*s rows (co, r) and
+ * P + 1 taps, row (co, r) holding at tap j the weight k with k*d = j*s + r (zero if none). The rows of
+ * one fragment are then consecutive outputs: the stores are coalesced instead of s apart, and the
+ * GEMM gets s times the rows. It pays when few taps are zero: s*(P+1) multiply slots for K weights
+ * (exactly K for the usual K = m*s, d = 1 vocoder layers; 2K for KernelBench 79, whose empty phase the
+ * staged-output tiles handle instead). CONVT1D_TC_MERGE=0/1 forces it off/on (A/B timing). */
+int merged_taps(const Args &a) { return (int)(((int64_t)(a.K - 1) * a.d) / a.s) + 1; }
+
+bool merge_phases(const Args &a) {
+    if (a.s < 2) return false;
+    const int64_t slots = (int64_t)a.s * merged_taps(a);
+    if (merged_taps(a) - 1 > HALO_MAX || (int64_t)a.cout_g * a.s > INT_MAX / 4) return false;
+    const char *env = getenv("CONVT1D_TC_MERGE");
+    if (env && env[0]) return env[0] != '0';
+    return slots * 4 <= (int64_t)a.K * 5; /* at most 25% zero slots */
+}
+
 int sm_major() {
     static int major = -1; /* one GPU generation per process is the common case */
     if (major < 0) {
@@ -204,6 +227,18 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     a.sg_k = a.s / gc;
     a.sg_off = a.d / gc;
     a.tmax = (a.K - 1) / a.sg_k + 1; /* phase 0 always has the most taps */
+    a.ps = 1;
+    a.pd = a.d;
+    a.pK = a.K;
+    a.pp = a.p;
+    a.ocg = a.cout_g;
+    if (merge_phases(a) && !(cfg >= 0 && cfg_info(cfg).sout)) { /* staged-output tiles keep the phases */
+        /* Stride-s problem as a stride-1 one whose GEMM rows are the (co, r) pairs. */
+        a.ps = a.s;
+        a.cout_g = a.ocg * a.s;
+        a.tmax = a.K = merged_taps(a);
+        a.s = a.d = a.sg_k = a.sg_off = 1;
+    }
     if ((int64_t)(a.tmax - 1) * a.sg_off > HALO_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const bool half = pr.dtype != CONVT1D_F32;
@@ -224,8 +259,9 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     if (ci.bm == 0 || a.tmax > ci.tmax) return CONVT1D_ERROR_NOT_SUPPORTED;
     convt1d_tc_last_cfg = cfg;
 
-    a.q_min = a.p / a.s;
-    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.s;
+    /* Output o = q*s + r - p: every phase's q lies in [p/s, (p + L_out - 1)/s] (real s and p). */
+    a.q_min = a.pp / (a.ps > 1 ? a.ps : a.s);
+    const int64_t q_max = ((int64_t)a.pp + a.L_out - 1) / (a.ps > 1 ? a.ps : a.s);
     const int64_t lq = q_max - a.q_min + 1;
     a.q_tiles = (int)((lq + ci.bq - 1) / ci.bq);
     a.co_tiles = (a.cout_g + ci.bm - 1) / ci.bm;

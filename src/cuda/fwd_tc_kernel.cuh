@@ -44,7 +44,20 @@ struct Args {
     int tmax;         /* taps of phase 0, the most any phase has: tap slots per packed chunk */
     int q_min;        /* floor(p / s): the first q of any phase */
     int q_tiles, co_tiles, nch;
+    /* Phase merging (ps > 1): the launcher hands the kernel a stride-1 problem whose GEMM rows are the
+     * (co, r) pairs of the real stride-ps problem, row m = co * ps + r (see merge_phases in fwd_tc.cu).
+     * Then s = d = 1, K = tmax = P + 1 taps, cout_g = ocg * ps rows; pd, pK, pp are the real dilation,
+     * kernel size and padding. Without merging ps = 1, ocg = cout_g, pK = K. */
+    int ps, pd, pK, pp;
+    int ocg; /* real output channels per group (the y and bias layout) */
 };
+
+/* Row m of a merged problem is (co, r) = (m / ps, m % ps): tap slot j holds the weight k with
+ * k*d = j*ps + r, which puts input q - j at output o = q*ps + r - p. -1: no such tap. */
+__device__ __forceinline__ int merged_tap(const Args &a, int m, int j) {
+    const int64_t kd = (int64_t)j * a.ps + m % a.ps;
+    return kd % a.pd == 0 && kd / a.pd < a.pK ? (int)(kd / a.pd) : -1;
+}
 
 /* Taps of phase r: the first k with k*d = r (mod s), then every s/gcd(s,d). */
 __device__ __forceinline__ void phase_taps(int r, const Args &a, int &k0, int &T, int &off0) {
@@ -80,17 +93,25 @@ __global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
     const int cot = (int)(t % a.co_tiles); t /= a.co_tiles;
     const int r = (int)(t % a.s);
     const int g = (int)(t / a.s);
-    int k0, T, off0;
-    phase_taps(r, a, k0, T, off0);
-    const int co = cot * BM + m;
+    const int row_m = cot * BM + m; /* GEMM row: co, or (co, r) when phases are merged */
+    int k = -1, co = row_m;
+    if (row_m < a.cout_g) {
+        if (a.ps > 1) {
+            k = merged_tap(a, row_m, j);
+            co = row_m / a.ps;
+        } else {
+            int k0, T, off0;
+            phase_taps(r, a, k0, T, off0);
+            if (j < T) k = k0 + j * a.sg_k;
+        }
+    }
     uint32_t v = 0;
-    if (j < T && co < a.cout_g) {
-        const int k = k0 + j * a.sg_k;
+    if (k >= 0) {
 #pragma unroll
         for (int h = 0; h < (HALF ? 2 : 1); ++h) {
             const int ci = c * CPC + row * (HALF ? 2 : 1) + h;
             if (ci < a.cin_g)
-                v |= raw_bits<MODE>(w, (((int64_t)g * a.cin_g + ci) * a.cout_g + co) * a.K + k) << (16 * h);
+                v |= raw_bits<MODE>(w, (((int64_t)g * a.cin_g + ci) * a.ocg + co) * a.pK + k) << (16 * h);
         }
     }
     /* TF32 mode: round the weights once here, so the main loop converts only the input. */
@@ -325,7 +346,7 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
     const int OS = BQ * a.s + 4;
 
     const char *xblk = (const char *)a.x + (((int64_t)n * a.cin + (int64_t)g * a.cin_g) * a.L_in) * (HALF ? 2 : 4);
-    const int64_t ybase = ((int64_t)n * a.cout + (int64_t)g * a.cout_g) * a.L_out;
+    const int64_t ybase = ((int64_t)n * a.cout + (int64_t)g * a.ocg) * a.L_out;
     uint32_t xr[HALF ? XROWS : 1][HALF ? XC : 1][2]; /* 16-bit path only */
 
     /* SOUT: every phase in turn; otherwise exactly one pass (written so the compiler sees it). */
@@ -468,26 +489,31 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
                 }
         } else {
         /* Direct epilogue: bias, convert, store. Phase r's outputs sit s apart; with s == 1 two
-         * adjacent accumulators go out as one 8-byte (fp32) or 4-byte (16-bit) store when aligned. */
+         * adjacent accumulators go out as one 8-byte (fp32) or 4-byte (16-bit) store when aligned.
+         * Merged phases: row m is (co, r) and the stride is ps; the 8 rows of a fragment are 8
+         * consecutive (co, r), so with ps = 8 a warp's store covers whole 32-byte sectors. */
+        const int os = a.ps > 1 ? a.ps : a.s, op = a.ps > 1 ? a.pp : a.p;
 #pragma unroll
         for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int co = co0 + wm0 + mt * 16 + gq + 8 * h;
-                if (co >= a.cout_g) continue;
-                const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.cout_g + co) : 0.f;
+                const int m = co0 + wm0 + mt * 16 + gq + 8 * h;
+                if (m >= a.cout_g) continue;
+                const int co = a.ps > 1 ? m / a.ps : m;
+                const int rr = a.ps > 1 ? m % a.ps : r;
+                const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.ocg + co) : 0.f;
                 const int64_t yrow = ybase + (int64_t)co * a.L_out;
 #pragma unroll
                 for (int nt = 0; nt < NT; ++nt) {
                     const int q = qa + wn0 + nt * 8 + 2 * tq;
-                    const int64_t o = (int64_t)q * a.s + r - a.p;
+                    const int64_t o = (int64_t)q * os + rr - op;
                     const float v0 = acc[mt][nt][2 * h] + bv, v1 = acc[mt][nt][2 * h + 1] + bv;
-                    if (a.s == 1 && o >= 0 && o + 1 < a.L_out &&
+                    if (os == 1 && o >= 0 && o + 1 < a.L_out &&
                         (((uintptr_t)a.y + (uintptr_t)(yrow + o) * (HALF ? 2 : 4)) & (HALF ? 3 : 7)) == 0) {
                         store_out2<MODE>(a.y, yrow + o, v0, v1);
                     } else {
                         if (o >= 0 && o < a.L_out) store_out<MODE>(a.y, yrow + o, v0);
-                        const int64_t o1 = o + a.s;
+                        const int64_t o1 = o + os;
                         if (o1 >= 0 && o1 < a.L_out) store_out<MODE>(a.y, yrow + o1, v1);
                     }
                 }
@@ -505,7 +531,7 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
         for (int m = warp; m < BM; m += NW) {
             const int co = co0 + m;
             if (co >= a.cout_g) break;
-            const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.cout_g + co) : 0.f;
+            const float bv = a.bias ? load_bias<MODE>(a.bias, (int64_t)g * a.ocg + co) : 0.f;
             const int64_t yrow = ybase + (int64_t)co * a.L_out;
             const float *orow = Os + m * OS;
             const uintptr_t addr = (uintptr_t)a.y + (uintptr_t)((yrow + oA) * ES);
