@@ -29,10 +29,20 @@ if command -v cuobjdump >/dev/null; then
 else
     echo "cuobjdump not found: SASS not checked"
 fi
-timeout 115 "$BIN" "$WHAT" > "$OUT/wgmma_fwd.txt" 2>&1
-echo "wgmma_fwd exit $?"
+: > "$OUT/wgmma_fwd.txt"
+# checks first, in their own process with a short limit: a hang or fault there cannot eat the timing run
+if [ "$WHAT" = all ] || [ "$WHAT" = check ]; then
+    timeout 45 "$BIN" check >> "$OUT/wgmma_fwd.txt" 2>&1
+    rc=$?
+    echo "wgmma_fwd check exit $rc"
+    [ $rc -ge 2 ] && { echo "check phase broke (rc $rc): timing skipped"; WHAT=none; }
+fi
+if [ "$WHAT" = all ] || [ "$WHAT" = bench ]; then
+    timeout 80 "$BIN" bench >> "$OUT/wgmma_fwd.txt" 2>&1
+    echo "wgmma_fwd bench exit $?"
+fi
 grep -E "CALIB|FAIL|ERR|CUDA ERROR|NS:" "$OUT/wgmma_fwd.txt" | head -30
-grep -E "^(CHECK|COPY|TOTAL|device)" "$OUT/wgmma_fwd.txt"
+grep -E "^(CHECK|COPY|TOTAL|device|DIAG)" "$OUT/wgmma_fwd.txt"
 echo
 echo "timing (median of 25, CUDA events; ours = weight pack + kernel; * = auto pick):"
 grep "^TIME," "$OUT/wgmma_fwd.txt" | awk -F, '{printf "%-11s %-5s %-30s %9s ms %8s TFLOP/s %8s GB/s  %s\n", $2, $3, $4, $5, $6, $7, $8}'

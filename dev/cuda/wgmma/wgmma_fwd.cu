@@ -62,9 +62,11 @@ struct Params {
     int N, Cin, Cout, L_in, L_out, K, d, p;
     int nch, co_tiles, q_tiles, ntiles;
     int s0, wcols, Wp;
-    int a_bytes, b_bytes, stage_bytes, S, c_off;
+    int a_bytes, raw_bytes, b_bytes, stage_bytes, S, c_off;
+    int raw_off, b_off, rs; /* offsets in a stage entry; raw row stride (bytes) */
     int aligned; /* x rows 16-byte aligned (L_in % E == 0, x aligned): 16-byte loads */
     int swap;    /* descriptor LBO/SBO exchanged (calibration switch; 0 is the PTX ISA's definition) */
+    int nomma;   /* diagnostics: skip the wgmma (times the data movement alone; output is wrong) */
 };
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -89,6 +91,21 @@ __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
 }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+/* 16 bytes, zero-filled when src_bytes == 0 */
+__device__ __forceinline__ void cp_async16_zfill(uint32_t dst, const void *src, uint32_t src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_dyn(int n) { /* wait until at most n groups are pending (n <= 2) */
+    if (n <= 0) asm volatile("cp.async.wait_group 0;" ::: "memory");
+    else if (n == 1) asm volatile("cp.async.wait_group 1;" ::: "memory");
+    else asm volatile("cp.async.wait_group 2;" ::: "memory");
+}
+__device__ __forceinline__ uint4 ld_shared_v4(uint32_t a) {
+    uint4 v;
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a) : "memory");
+    return v;
+}
 __device__ __forceinline__ void prefetch_l2(const void *p, uint32_t bytes) {
     asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
 }
@@ -317,40 +334,76 @@ __device__ __forceinline__ void store_unit(const Params &P, uint32_t sb, int uu,
     }
 }
 
-template <bool TF32, int U>
-__device__ __forceinline__ void stage_window(const Params &P, uint32_t sb, int n, int ci0, int i0a, int ptid) {
+/* Tile / chunk of the j-th stage of this block (the persistent block's sequence). */
+struct StageIdx {
+    int t, c, cot, n, i0a;
+};
+template <int BQ>
+__device__ __forceinline__ StageIdx stage_idx(const Params &P, int j, int KD) {
+    StageIdx r;
+    r.t = blockIdx.x + (j / P.nch) * gridDim.x;
+    r.c = j % P.nch;
+    r.cot = r.t % P.co_tiles;
+    const int rest = r.t / P.co_tiles;
+    r.n = rest / P.q_tiles;
+    r.i0a = (rest % P.q_tiles) * BQ + P.p - KD - P.s0;
+    return r;
+}
+
+/* Producer, asynchronous part of stage j: the packed weights (A image) and, on the aligned path, the raw
+ * input window rows [BK][wcols] (row stride rs, each 8-row (bf16) / 4-row (tf32) group skewed by 32 bytes
+ * so that the transposing reads are conflict-free), zero-filled outside the tensor. One commit group. */
+template <bool TF32, int BQ>
+__device__ __forceinline__ void issue_stage(const Params &P, uint32_t entry, int j, int KD, int ptid) {
     constexpr int E = TF32 ? 4 : 8;
     constexpr int ES = TF32 ? 4 : 2;
-    const int ncg = P.wcols / E;
-    const int units = GROUPS * ncg;
-    const int64_t rstride = (int64_t)P.L_in * ES; /* bytes between channel rows */
-    const char *xn = (const char *)P.x + (int64_t)n * P.Cin * rstride;
-    if (P.aligned) {
-#pragma unroll 1
-        for (int base = 0; base < units; base += 128 * U) {
-            uint4 v[U][E];
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int uu = base + u * 128 + ptid;
-                const int g = uu & 3, cg = uu >> 2;
-                const int col = i0a + cg * E;
-                const bool colok = uu < units && col >= 0 && col < P.L_in;
-                const int cib = ci0 + g * E;
-                const char *src = xn + (int64_t)cib * rstride + (int64_t)col * ES;
-#pragma unroll
-                for (int r = 0; r < E; ++r) {
-                    if (colok && cib + r < P.Cin) v[u][r] = __ldg((const uint4 *)(src + r * rstride));
-                    else v[u][r] = make_uint4(0, 0, 0, 0);
-                }
-            }
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int uu = base + u * 128 + ptid;
-                if (uu < units) store_unit<TF32>(P, sb, uu, v[u]);
+    constexpr int BK = GROUPS * E;
+    const StageIdx s = stage_idx<BQ>(P, j, KD);
+    if (s.t < P.ntiles) {
+        const char *ga = (const char *)P.wp + ((int64_t)s.cot * P.nch + s.c) * P.a_bytes;
+        for (int off = ptid * 16; off < P.a_bytes; off += 128 * 16) cp_async16(entry + off, ga + off);
+        if (P.aligned) {
+            const int ncg = P.wcols / E;
+            const int64_t rstride = (int64_t)P.L_in * ES;
+            const char *xn = (const char *)P.x + (int64_t)s.n * P.Cin * rstride;
+            const uint32_t raw = entry + P.raw_off;
+            const int ci0 = s.c * BK;
+#pragma unroll 4
+            for (int q = ptid; q < BK * ncg; q += 128) {
+                const int row = q / ncg, cg = q - row * ncg;
+                const int col = s.i0a + cg * E;
+                const bool ok = ci0 + row < P.Cin && col >= 0 && col < P.L_in;
+                const char *src = ok ? xn + (int64_t)(ci0 + row) * rstride + (int64_t)col * ES : (const char *)P.x;
+                cp_async16_zfill(raw + row * P.rs + (row / E) * 32 + cg * 16, src, ok ? 16u : 0u);
             }
         }
+    }
+    cp_async_commit();
+}
+
+/* Producer, synchronous part of stage j: the transposed B image from the raw rows (aligned path), or
+ * straight from global memory element by element (any alignment: small / odd shapes). */
+template <bool TF32>
+__device__ __forceinline__ void transpose_stage(const Params &P, uint32_t entry, int n, int ci0, int i0a, int ptid) {
+    constexpr int E = TF32 ? 4 : 8;
+    constexpr int ES = TF32 ? 4 : 2;
+    const uint32_t sb = entry + P.b_off;
+    const int ncg = P.wcols / E;
+    const int units = GROUPS * ncg;
+    if (P.aligned) {
+        const uint32_t raw = entry + P.raw_off;
+#pragma unroll 2
+        for (int uu = ptid; uu < units; uu += 128) {
+            const int g = uu & 3, cg = uu >> 2;
+            const uint32_t src = raw + (uint32_t)(g * E * P.rs + g * 32 + cg * 16);
+            uint4 v[E];
+#pragma unroll
+            for (int r = 0; r < E; ++r) v[r] = ld_shared_v4(src + r * P.rs);
+            store_unit<TF32>(P, sb, uu, v);
+        }
     } else {
-        /* any alignment: element loads and element stores into the transposed image (small / odd shapes) */
+        const int64_t rstride = (int64_t)P.L_in * ES;
+        const char *xn = (const char *)P.x + (int64_t)n * P.Cin * rstride;
         const int cols = P.wcols;
 #pragma unroll 1
         for (int e = ptid; e < GROUPS * cols; e += 128) {
@@ -375,6 +428,10 @@ __device__ __forceinline__ void stage_window(const Params &P, uint32_t sb, int n
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Barriers: 1..S FULL (producer arrives, consumers sync), S+1..2S EMPTY (consumers arrive, producer
+ * syncs), 2S+1.. one per consumer warpgroup (epilogue), 15: producer warpgroup only. */
+constexpr int BAR_PRODUCER = 15;
+
 template <bool TF32, int WM, int WN, int NW>
 __global__ void __launch_bounds__((WM * WN + 1) * 128, 1) wg_fwd_kernel(const __grid_constant__ Params P) {
     using OutT = std::conditional_t<TF32, float, __nv_bfloat16>;
@@ -384,9 +441,9 @@ __global__ void __launch_bounds__((WM * WN + 1) * 128, 1) wg_fwd_kernel(const __
     constexpr int BM = 64 * WM, BQ = NW * WN;
     constexpr int NCW = WM * WN;
     constexpr int NT = (NCW + 1) * 128;
-    constexpr int CST = NW + 8; /* C tile row stride (elements): conflict-free fragment writes */
+    constexpr int HW = NW / 2;  /* the epilogue stages half of a warpgroup's columns at a time */
+    constexpr int CST = HW + 8; /* C tile row stride (elements): conflict-free fragment writes */
     constexpr int NACC = NW / 2;
-    constexpr int U = TF32 ? 3 : 2;
 
     extern __shared__ __align__(1024) unsigned char smem[];
     const int tid = threadIdx.x;
@@ -394,51 +451,29 @@ __global__ void __launch_bounds__((WM * WN + 1) * 128, 1) wg_fwd_kernel(const __
     const int S = P.S;
     const int KD = (P.K - 1) * P.d;
     const uint32_t sbase = smem_u32(smem);
+    /* stages of this block: tiles blockIdx.x, +gridDim.x, ... times nch chunks */
+    const int my_tiles = P.ntiles > (int)blockIdx.x ? (P.ntiles - 1 - (int)blockIdx.x) / (int)gridDim.x + 1 : 0;
+    const int total = my_tiles * P.nch;
 
     if (wgi == NCW) {
         /* ---------------- producer ---------------- */
         const int ptid = tid - NCW * 128;
-        int it = 0;
-        for (int t = blockIdx.x; t < P.ntiles; t += gridDim.x) {
-            const int cot = t % P.co_tiles;
-            const int rest = t / P.co_tiles;
-            const int qt = rest % P.q_tiles;
-            const int n = rest / P.q_tiles;
-            const int i0a = qt * BQ + P.p - KD - P.s0;
-            for (int c = 0; c < P.nch; ++c, ++it) {
-                const int st = it % S;
-                if (it >= S) bar_sync(1 + S + st, NT);
-                const uint32_t sa = sbase + (uint32_t)(st * P.stage_bytes);
-                const uint32_t sb = sa + (uint32_t)P.a_bytes;
-                const char *ga = (const char *)P.wp + ((int64_t)cot * P.nch + c) * P.a_bytes;
-                for (int off = ptid * 16; off < P.a_bytes; off += 128 * 16) cp_async16(sa + off, ga + off);
-                /* L2 prefetch of the next chunk's window rows (same tile) or of the next tile's first chunk. */
-                if (P.aligned && ptid < BK) {
-                    int nc = c + 1, nt = t, ni0 = i0a, nn = n;
-                    if (nc == P.nch) {
-                        nc = 0;
-                        nt = t + gridDim.x;
-                        const int r2 = nt / P.co_tiles;
-                        ni0 = (r2 % P.q_tiles) * BQ + P.p - KD - P.s0;
-                        nn = r2 / P.q_tiles;
-                    }
-                    const int ci = nc * BK + ptid;
-                    if (nt < P.ntiles && ci < P.Cin) {
-                        const int lo = max(ni0, 0), hi = min(ni0 + P.wcols, P.L_in);
-                        if (hi > lo) {
-                            const char *src = (const char *)P.x + (((int64_t)nn * P.Cin + ci) * P.L_in + lo) * ES;
-                            prefetch_l2(src, (uint32_t)((hi - lo) * ES) & ~15u);
-                        }
-                    }
-                }
-                stage_window<TF32, U>(P, sb, n, c * BK, i0a, ptid);
-                cp_async_wait_all();
-                fence_proxy_async();
-                bar_arrive(1 + st, NT);
-            }
+        for (int j = 0; j < S - 1; ++j) issue_stage<TF32, BQ>(P, sbase + (uint32_t)((j % S) * P.stage_bytes), j, KD, ptid);
+        for (int j = 0; j < total; ++j) {
+            const int st = j % S;
+            const uint32_t entry = sbase + (uint32_t)(st * P.stage_bytes);
+            cp_async_wait_dyn(S - 2); /* stage j's group has landed (S-2 younger ones may be in flight) */
+            bar_sync(BAR_PRODUCER, 128);
+            const StageIdx si = stage_idx<BQ>(P, j, KD);
+            transpose_stage<TF32>(P, entry, si.n, si.c * BK, si.i0a, ptid);
+            fence_proxy_async();
+            bar_arrive(1 + st, NT);
+            /* refill the entry of stage j-1 with stage j+S-1 once the consumers are done with it */
+            if (j >= 1) bar_sync(1 + S + (j - 1) % S, NT);
+            issue_stage<TF32, BQ>(P, sbase + (uint32_t)(((j + S - 1) % S) * P.stage_bytes), j + S - 1, KD, ptid);
         }
-        /* match the consumers' last EMPTY arrivals (no barrier left with pending arrivals) */
-        for (int j = max(0, it - S); j < it; ++j) bar_sync(1 + S + j % S, NT);
+        if (total >= 1) bar_sync(1 + S + (total - 1) % S, NT); /* match the consumers' last EMPTY arrival */
+        cp_async_wait_dyn(0);
         return;
     }
 
@@ -463,10 +498,10 @@ __global__ void __launch_bounds__((WM * WN + 1) * 128, 1) wg_fwd_kernel(const __
             const int st = it % S;
             bar_sync(1 + st, NT);
             const uint32_t a0 = sbase + (uint32_t)(st * P.stage_bytes) + wm * 1024;
-            const uint32_t b0 = sbase + (uint32_t)(st * P.stage_bytes + P.a_bytes) + (uint32_t)(P.s0 + KD + wn * NW) * 16u;
+            const uint32_t b0 = sbase + (uint32_t)(st * P.stage_bytes + P.b_off) + (uint32_t)(P.s0 + KD + wn * NW) * 16u;
             wgmma_fence();
 #pragma unroll 1
-            for (int k = 0; k < P.K; ++k) {
+            for (int k = 0; k < (P.nomma ? 0 : P.K); ++k) {
 #pragma unroll
                 for (int ks = 0; ks < 2; ++ks) {
                     const uint32_t aa = a0 + (uint32_t)((k * GROUPS + 2 * ks) * BM * 16);
@@ -482,7 +517,8 @@ __global__ void __launch_bounds__((WM * WN + 1) * 128, 1) wg_fwd_kernel(const __
         fence_acc(acc);
         bar_arrive(1 + S + (it - 1) % S, NT);
 
-        /* ---- epilogue: bias + convert into the warpgroup's C tile, then 16-byte row stores ---- */
+        /* ---- epilogue: bias + convert into the warpgroup's C tile (half the columns at a time), then
+         * 16-byte row stores (per-row element shift for any alignment, scalar head / tail) ---- */
         const int co0 = cot * BM + wm * 64;
         const int r0 = warp * 16 + lane / 4;
         float bia = 0.f, bib = 0.f;
@@ -492,46 +528,51 @@ __global__ void __launch_bounds__((WM * WN + 1) * 128, 1) wg_fwd_kernel(const __
             if (co0 + r0 + 8 < P.Cout) bib = (float)bp[co0 + r0 + 8];
         }
 #pragma unroll
-        for (int j = 0; j < NW / 8; ++j) {
-            const int col = 8 * j + 2 * (lane % 4);
-            if constexpr (TF32) {
-                *(float2 *)(Cs + r0 * CST + col) = make_float2(acc[4 * j] + bia, acc[4 * j + 1] + bia);
-                *(float2 *)(Cs + (r0 + 8) * CST + col) = make_float2(acc[4 * j + 2] + bib, acc[4 * j + 3] + bib);
-            } else {
-                *(__nv_bfloat162 *)(Cs + r0 * CST + col) = __floats2bfloat162_rn(acc[4 * j] + bia, acc[4 * j + 1] + bia);
-                *(__nv_bfloat162 *)(Cs + (r0 + 8) * CST + col) =
-                    __floats2bfloat162_rn(acc[4 * j + 2] + bib, acc[4 * j + 3] + bib);
+        for (int hf = 0; hf < 2; ++hf) {
+#pragma unroll
+            for (int jj = 0; jj < HW / 8; ++jj) {
+                const int j = hf * (HW / 8) + jj;
+                const int col = 8 * jj + 2 * (lane % 4);
+                if constexpr (TF32) {
+                    *(float2 *)(Cs + r0 * CST + col) = make_float2(acc[4 * j] + bia, acc[4 * j + 1] + bia);
+                    *(float2 *)(Cs + (r0 + 8) * CST + col) = make_float2(acc[4 * j + 2] + bib, acc[4 * j + 3] + bib);
+                } else {
+                    *(__nv_bfloat162 *)(Cs + r0 * CST + col) =
+                        __floats2bfloat162_rn(acc[4 * j] + bia, acc[4 * j + 1] + bia);
+                    *(__nv_bfloat162 *)(Cs + (r0 + 8) * CST + col) =
+                        __floats2bfloat162_rn(acc[4 * j + 2] + bib, acc[4 * j + 3] + bib);
+                }
             }
-        }
-        bar_sync(1 + 2 * S + wgi, 128);
-        const int ob = qt * BQ + wn * NW;
-        const int valid = min(NW, P.L_out - ob);
-        constexpr int LPR = (NW / E) < 32 ? (NW / E) : 32; /* lanes per row */
-        constexpr int RPI = 32 / LPR;                      /* rows per warp iteration */
-        if (valid > 0) {
+            bar_sync(1 + 2 * S + wgi, 128);
+            const int ob = qt * BQ + wn * NW + hf * HW;
+            const int valid = min(HW, P.L_out - ob);
+            constexpr int LPR = (HW / E) < 32 ? (HW / E) : 32; /* lanes per row */
+            constexpr int RPI = 32 / LPR;                      /* rows per warp iteration */
+            if (valid > 0) {
 #pragma unroll 1
-            for (int r = warp * RPI + lane / LPR; r < 64; r += 4 * RPI) {
-                const int co = co0 + r;
-                if (co >= P.Cout) continue;
-                OutT *grow = (OutT *)P.y + ((int64_t)n * P.Cout + co) * P.L_out + ob;
-                int h = (int)(((16u - ((uint32_t)(uintptr_t)grow & 15u)) & 15u) / ES);
-                if (h > valid) h = valid;
-                const int nvec = (valid - h) / E;
-                const OutT *crow = Cs + r * CST;
-                for (int v = lane % LPR; v < nvec; v += LPR) {
-                    const uint4 lo = *(const uint4 *)(crow + v * E);
-                    const uint4 hi = *(const uint4 *)(crow + v * E + E);
-                    *(uint4 *)(grow + h + v * E) = shift_elems<TF32>(lo, hi, h);
-                }
-                const int tail0 = h + nvec * E;
-                const int nsc = h + (valid - tail0);
-                for (int e = lane % LPR; e < nsc; e += LPR) {
-                    const int idx = e < h ? e : tail0 + (e - h);
-                    grow[idx] = crow[idx];
+                for (int r = warp * RPI + lane / LPR; r < 64; r += 4 * RPI) {
+                    const int co = co0 + r;
+                    if (co >= P.Cout) continue;
+                    OutT *grow = (OutT *)P.y + ((int64_t)n * P.Cout + co) * P.L_out + ob;
+                    int h = (int)(((16u - ((uint32_t)(uintptr_t)grow & 15u)) & 15u) / ES);
+                    if (h > valid) h = valid;
+                    const int nvec = (valid - h) / E;
+                    const OutT *crow = Cs + r * CST;
+                    for (int v = lane % LPR; v < nvec; v += LPR) {
+                        const uint4 lo = *(const uint4 *)(crow + v * E);
+                        const uint4 hi = *(const uint4 *)(crow + v * E + E);
+                        *(uint4 *)(grow + h + v * E) = shift_elems<TF32>(lo, hi, h);
+                    }
+                    const int tail0 = h + nvec * E;
+                    const int nsc = h + (valid - tail0);
+                    for (int e = lane % LPR; e < nsc; e += LPR) {
+                        const int idx = e < h ? e : tail0 + (e - h);
+                        grow[idx] = crow[idx];
+                    }
                 }
             }
+            bar_sync(1 + 2 * S + wgi, 128); /* C tile free again */
         }
-        bar_sync(1 + 2 * S + wgi, 128); /* C tile free again */
     }
 }
 
@@ -560,7 +601,7 @@ static int auto_cfg(const Problem &pr, bool tf32) {
     return pr.Cout <= 64 ? 5 : 4;
 }
 
-static int g_sms = 0, g_smem_optin = 0;
+static int g_sms = 0, g_smem_optin = 0, g_nomma = 0;
 static void *g_wp = nullptr;
 static size_t g_wp_bytes = 0;
 
@@ -593,15 +634,20 @@ static int launch_t(const Problem &pr, const void *x, const void *w, const void 
     P.nch = (int)((pr.Cin + BK - 1) / BK);
     P.co_tiles = (int)((pr.Cout + BM - 1) / BM);
     P.q_tiles = (int)((L_out + BQ - 1) / BQ);
+    P.aligned = (pr.L_in % E == 0) && ((uintptr_t)x % 16 == 0);
     P.a_bytes = (int)(pr.K * GROUPS * BM * 16);
+    P.rs = P.wcols * ES;
+    P.raw_bytes = P.aligned ? (BK * P.rs + 128 + 127) / 128 * 128 : 0;
     P.b_bytes = GROUPS * P.Wp * 16;
-    P.stage_bytes = (P.a_bytes + P.b_bytes + 127) / 128 * 128;
-    const int c_bytes = NCW * 64 * (NW + 8) * ES;
+    P.raw_off = (P.a_bytes + 127) / 128 * 128;
+    P.b_off = P.raw_off + P.raw_bytes;
+    P.stage_bytes = (P.b_off + P.b_bytes + 127) / 128 * 128;
+    const int c_bytes = NCW * 64 * (NW / 2 + 8) * ES;
     const int avail = g_smem_optin - c_bytes;
     P.S = std::min(4, std::max(0, avail / std::max(P.stage_bytes, 1)));
     P.c_off = P.S * P.stage_bytes;
-    P.aligned = (pr.L_in % E == 0) && ((uintptr_t)x % 16 == 0);
     P.swap = swap;
+    P.nomma = g_nomma;
     P.ntiles = 0;
     if (P.S < 2) {
         snprintf(g_reason, sizeof g_reason, "two pipeline stages (weights of K=%lld taps + input window with dilation %lld) do not fit in shared memory",
@@ -996,6 +1042,13 @@ static void bench(const BenchShape &bs, bool tf32, uint64_t seed) {
         float ms = -1;
         if (c.ok) {
             ms = time_it([&] { wg::launch(pr, tf32, cfg, bx.p, bw.p, nullptr, by.p, 0, g_swap); });
+        }
+        if (c.ok && cfg == autoc) {
+            wg::g_nomma = 1;
+            const float ms0 = time_it([&] { wg::launch(pr, tf32, cfg, bx.p, bw.p, nullptr, by.p, 0, g_swap); });
+            wg::g_nomma = 0;
+            printf("DIAG,%s,%s,c%d without wgmma (data movement + epilogue only): %.4f ms, %.1f GB/s\n", bs.name, dt, cfg,
+                   ms0, bytes / ms0 * 1e-6);
         }
         printf("TIME,%s,%s,wgmma c%d%s (%s %dx%d n%d),%.4f,%.1f,%.1f,rel %.2e vs_product %.2e nonfinite %llu %s\n",
                bs.name, dt, cfg, cfg == autoc ? "*" : "", tf32 ? "tf32" : "bf16", wg::kCfgs[cfg].wm, wg::kCfgs[cfg].wn,
