@@ -1,6 +1,8 @@
 /* Public CUDA entry points: validate, describe the problem once, pick a kernel, launch on the caller's
- * stream. Nothing here allocates, synchronizes or prints, so every call can be captured in a CUDA graph. */
+ * stream. Nothing here synchronizes or prints; kernel scratch is stream-ordered (cudaMallocAsync), so every
+ * call can be captured in a CUDA graph. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels.cuh"
 
@@ -36,6 +38,20 @@ convt1d_status check_math(convt1d_math math) {
 bool force_direct() {
     const char *v = getenv("CONVT1D_FORCE_DIRECT");
     return v && v[0] && v[0] != '0';
+}
+
+/* CONVT1D_BWD_INPUT=planes|tc|direct picks the first grad_input kernel to try, whatever the problem's
+ * size (planes -> tc -> direct, tc -> direct, direct only; a kernel that declines the problem passes it
+ * on), so one process can A/B them; unset, empty or anything else: the heuristic below.
+ * CONVT1D_FORCE_DIRECT wins over it. Read at every call, like force_direct(). */
+enum class BwdInputPick { Auto, Planes, Tc, Direct };
+BwdInputPick bwd_input_pick() {
+    const char *v = getenv("CONVT1D_BWD_INPUT");
+    if (!v) return BwdInputPick::Auto;
+    if (!strcmp(v, "planes")) return BwdInputPick::Planes;
+    if (!strcmp(v, "tc")) return BwdInputPick::Tc;
+    if (!strcmp(v, "direct")) return BwdInputPick::Direct;
+    return BwdInputPick::Auto;
 }
 
 /* Tiny backward problems are launch- and latency-bound: the tensor-core kernels' few, long-reduction
@@ -87,7 +103,19 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
     if (p->batch == 0) return CONVT1D_SUCCESS; /* grad_x is empty */
     const convt1d_problem pr = make_problem(p, dtype, math, lout);
     const cudaStream_t s = as_cuda(stream);
-    if (!force_direct() && !tiny_backward(pr)) {
+    /* Strided grad_input goes through the stride-1 tensor-core forward on the phase planes of grad_y
+     * first (bwd_input_planes.cu): the tensor-core grad_input kernel's grad_y window grows with the
+     * stride (slow at stride 8). Stride 1 and tiny problems keep their kernels. */
+    BwdInputPick pick = force_direct() ? BwdInputPick::Direct : bwd_input_pick();
+    if (pick == BwdInputPick::Auto)
+        pick = tiny_backward(pr) ? BwdInputPick::Direct : p->stride >= 2 ? BwdInputPick::Planes : BwdInputPick::Tc;
+    if (pick == BwdInputPick::Planes) {
+        st = convt1d_bwd_input_planes(pr, grad_y, w, grad_x, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+        pick = BwdInputPick::Tc;
+    }
+    if (pick == BwdInputPick::Tc) {
         st = convt1d_bwd_input_tc(pr, grad_y, w, grad_x, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();

@@ -56,6 +56,15 @@ convt1d_status convt1d_bwd_input_tc(const convt1d_problem &pr, const void *grad_
 convt1d_status convt1d_bwd_weight_tc_workspace(const convt1d_problem &pr, size_t *bytes);
 convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                      void *workspace, size_t workspace_bytes, cudaStream_t stream);
+/* grad_input of a strided problem as ONE stride-1 tensor-core forward (bwd_input_planes.cu): grad_y is
+ * gathered into its phase planes (the R = s/gcd(s,d) phases taps reach) and w re-indexed
+ * (bwd_input_planes.cuh), then convt1d_fwd_tc runs on [N, G*Cout_g*R, L_in+P] with K' = P+1 taps. Scratch (planes, W') from cudaMallocAsync on `stream`.
+ * f32 (TF32 or 3xTF32 by pr.math), f16, bf16. Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an
+ * error, for problems the forward kernel would not take (checked before launching) or declines. */
+convt1d_status convt1d_bwd_input_planes(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                        cudaStream_t stream);
+/* Test switch (not thread-safe): bytes of planes scratch per batch chunk (0 restores the 512 MiB default). */
+void convt1d_bwd_input_planes_set_budget(size_t bytes);
 /* Dev/benchmark switch (not thread-safe; default on): 0 makes the f32 tensor-core backward kernels use
  * single-buffered register staging instead of double-buffered cp.async, for A/B timing in dev/cuda/bwd. */
 void convt1d_bwd_tc_set_pipeline(int enable);

@@ -3,7 +3,8 @@
  * through:
  *   - the public entry points as shipped (they may take the tensor-core or depthwise kernels);
  *   - CONVT1D_FORCE_DIRECT=1: the direct kernels (forward and backward);
- *   - CONVT1D_FORCE_INDEX64=1: the direct kernels on their int64-index path.
+ *   - CONVT1D_FORCE_INDEX64=1: the direct kernels on their int64-index path;
+ *   - grad_input only: CONVT1D_BWD_INPUT=planes / tc / direct (each kernel the dispatcher can pick first).
  * Outputs are poisoned with NaN bytes first; backward_weight and backward_bias run twice (workspace
  * re-poisoned) and must match bitwise. Plus: empty batch zeroing, error codes, CUDA-graph capture,
  * one problem with more than 2^31 output elements, and (--bench) timings of the suite's shapes.
@@ -166,6 +167,30 @@ static void run_case(const ref::Config &c, std::mt19937_64 &rng, cudaStream_t st
             if (gx_first.empty()) { gx_first = hgx; gw_first = hgw; gb_first = hgb; }
         }
         set_mode(false, false);
+
+        /* grad_input through each kernel the dispatcher can pick first (CONVT1D_BWD_INPUT), whatever the
+         * problem's size: the phase-plane path (stride-1 tensor-core forward on the planes of grad_y), the
+         * tensor-core grad_input kernel, the direct kernel (a kernel that declines passes the call on). */
+        {
+            const char *prev = getenv("CONVT1D_BWD_INPUT");
+            const std::string saved = prev ? prev : "";
+            std::vector<convt1d_math> maths = {CONVT1D_MATH_STRICT_FP32};
+            if (dt == CONVT1D_F32) maths.push_back(CONVT1D_MATH_ALLOW_TF32);
+            for (const char *pick : {"planes", "tc", "direct"})
+                for (convt1d_math math : maths) {
+                    setenv("CONVT1D_BWD_INPUT", pick, 1);
+                    const FwdMode m = {"", strcmp(pick, "direct") == 0, false, math};
+                    const std::string tag = base + " backward_input CONVT1D_BWD_INPUT=" + pick +
+                                            (math == CONVT1D_MATH_ALLOW_TF32 ? " tf32" : "");
+                    CK(cudaMemsetAsync(dgx.p, 0xff, P.nx * es, stream));
+                    const bool ok = ok_status(convt1d_backward_input_cuda(&P.p, dt, math, dgy.p, dw.p, dgx.p, cs), tag);
+                    CK(cudaStreamSynchronize(stream));
+                    std::vector<unsigned char> hgx = fetch(dgx, P.nx * es);
+                    check(ok && ref::compare("grad_x", rgx, dt, hgx.data(), accumulator_roundoff(dt, m)) == 0, tag);
+                }
+            if (prev) setenv("CONVT1D_BWD_INPUT", saved.c_str(), 1);
+            else unsetenv("CONVT1D_BWD_INPUT");
+        }
 
         if (graph_check) {
             /* The four calls captured into one CUDA graph on this stream (global capture mode: any
@@ -450,9 +475,19 @@ int main(int argc, char **argv) {
     run_errors(stream);
     std::vector<ref::Config> cases = ref::edge_cases();
     for (const ref::Config &c : ref::path_cases()) cases.push_back(c);
+    /* Strided problems above the tiny-problem threshold (2^24 multiply-adds): as shipped, their grad_input
+     * takes the phase-plane path (bwd_input_planes.cu); graph capture covers its stream-ordered scratch. */
+    const std::vector<ref::Config> planes_cases = {
+        {"planes_upsample_x8", 2, 64, 32, 16, 1100, 8, 4, 0, 1, 1, true},
+        {"planes_s5_grouped", 2, 96, 48, 10, 900, 5, 3, 1, 2, 1, true},
+        {"planes_s3_dilated", 2, 64, 64, 5, 1000, 3, 4, 1, 1, 2, false},
+        {"planes_s2", 2, 64, 64, 4, 1500, 2, 1, 1, 1, 1, true},
+    };
+    for (const ref::Config &c : planes_cases) cases.push_back(c);
     for (int i = 0; i < nrandom; ++i) cases.push_back(ref::random_config(rng, i));
     for (size_t i = 0; i < cases.size(); ++i)
-        run_case(cases[i], rng, stream, /*graph_check=*/i % 4 == 0 || cases[i].name == "grouped_g4");
+        run_case(cases[i], rng, stream, /*graph_check=*/i % 4 == 0 || cases[i].name == "grouped_g4" ||
+                                            cases[i].name.rfind("planes_", 0) == 0);
     if (large) run_large(stream, rng);
     if (bench) run_bench(stream);
 

@@ -79,6 +79,46 @@ def test_cuda_grads_f32_strict(strict_fp32):
         assert rel_err(o, t) <= 1e-5
 
 
+# Strided grad_input above the tiny-problem threshold: as shipped it takes the phase-plane path (stride-1
+# tensor-core forward on the phase planes of grad_y); CONVT1D_BWD_INPUT forces each kernel in turn.
+PLANES_CASES = [
+    dict(N=2, Cin=64, Cout=32, K=16, L=1100, stride=8, padding=4, output_padding=0, groups=1, dilation=1, bias=False),
+    dict(N=2, Cin=96, Cout=48, K=10, L=900, stride=5, padding=3, output_padding=1, groups=2, dilation=1, bias=False),
+    dict(N=3, Cin=64, Cout=64, K=5, L=1000, stride=3, padding=4, output_padding=1, groups=1, dilation=2, bias=False),
+]
+
+
+@pytest.mark.parametrize("pick", [None, "planes", "tc", "direct"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(PLANES_CASES)))
+def test_cuda_grad_input_strided_kernels(ci, mode, tol, pick, monkeypatch):
+    c = PLANES_CASES[ci]
+    if pick is None:
+        monkeypatch.delenv("CONVT1D_BWD_INPUT", raising=False)
+    else:
+        monkeypatch.setenv("CONVT1D_BWD_INPUT", pick)
+    dtype = {"f16": torch.float16, "bf16": torch.bfloat16}.get(mode, torch.float32)
+    x, w, _ = make_inputs(c, device="cuda")
+    gy = torch.randn(ref(x, w, None, c).shape, dtype=torch.float64, device="cuda")
+    xs = x.clone().requires_grad_()
+    (theirs,) = torch.autograd.grad(F.conv_transpose1d(xs, w, **kwargs(c)), xs, gy)  # float64 reference
+    old = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = mode == "tf32"
+    try:
+        gx, _, _ = torch.ops.convt1d.conv_transpose1d_backward(
+            gy.to(dtype), x.to(dtype), w.to(dtype), c["stride"], c["padding"], c["output_padding"], c["groups"],
+            c["dilation"], [True, False, False])
+    finally:
+        torch.backends.cudnn.allow_tf32 = old
+    assert gx.dtype == dtype and gx.shape == theirs.shape
+    # f16/bf16: the inputs are rounded too, so compare with the float64 gradient of the rounded inputs
+    if dtype != torch.float32:
+        xs = x.to(dtype).double().requires_grad_()
+        (theirs,) = torch.autograd.grad(F.conv_transpose1d(xs, w.to(dtype).double(), **kwargs(c)), xs,
+                                        gy.to(dtype).double())
+    assert rel_err(gx, theirs) <= tol
+
+
 def test_cuda_gradcheck_gradgradcheck():
     c = dict(N=2, Cin=4, Cout=6, K=3, L=5, stride=2, padding=1, output_padding=1, groups=2,
              dilation=2, bias=True)
