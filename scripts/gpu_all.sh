@@ -33,8 +33,9 @@ for s in $stages; do
     bench) run_stage bench python3 -m convt1d.bench ${BENCH_SHAPES:+--shapes $BENCH_SHAPES} ${BENCH_MODES:+--modes $BENCH_MODES} --budget-ms "${BENCH_MS:-300}" --out "$R/bench_fwd.json" --plot "$R/bench_fwd.png" ;;
     bwdbench) run_stage bwdbench python3 -m convt1d.bench --backward --modes "${BWD_MODES:-fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd,fp32_bwd_input,fp32_bwd_weight,fp32_bwd_bias,fp32_strict_bwd_input,fp32_strict_bwd_weight,bf16_bwd_input,bf16_bwd_weight}" --budget-ms "${BENCH_MS:-300}" --out "$R/bench_bwd.json" --plot "$R/bench_bwd.png" ;;
     # Forward tensor-core harness (dev/cuda): every product configuration checked against float64 on the
-    # check shapes, then HSHAPES timed with phase merging forced off and as shipped (per configuration).
-    harness) run_stage harness bash -c 'B=${HARNESS_BIN:-build/tc/fwd_tc_dev}; "$B" check -1,0,1,2,3,4,6,12 > "'"$R"'/harness_check.txt" 2>&1; echo "check exit $?"; grep -E "FAIL|harness:" "'"$R"'/harness_check.txt" | tail -20; SHAPES=${HSHAPES:-upsample,hifigan,codec,single,grouped} CONVT1D_TC_MERGE=0 "$B" bench -1 2>&1 | grep RES; SHAPES=${HSHAPES:-upsample,hifigan,codec,single,grouped} "$B" bench ${HCFGS:--1,0,1,2,3,4,6,12} 2>&1 | grep RES' ;;
+    # check shapes, then HSHAPES timed with HBASE_ENV set (default: phase merging off) and as shipped, per
+    # configuration (HCFGS).
+    harness) run_stage harness bash -c 'B=${HARNESS_BIN:-build/tc/fwd_tc_dev}; "$B" check -1,0,1,2,3,4,6,12 > "'"$R"'/harness_check.txt" 2>&1; echo "check exit $?"; grep -E "FAIL|harness:" "'"$R"'/harness_check.txt" | tail -20; SHAPES=${HSHAPES:-upsample,hifigan,codec,single,grouped} env ${HBASE_ENV:-CONVT1D_TC_MERGE=0} "$B" bench -1 2>&1 | grep RES; SHAPES=${HSHAPES:-upsample,hifigan,codec,single,grouped} "$B" bench ${HCFGS:--1,0,1,2,3,4,6,12} 2>&1 | grep RES' ;;
     main) run_stage main python3 -m convt1d ;;
     train) run_stage train bash -c 'python3 examples/train_vocoder.py --device cuda --steps 300 && python3 examples/train_vocoder.py --device cuda --steps 300 --tf32' ;;
     *) echo "unknown stage $s" ;;

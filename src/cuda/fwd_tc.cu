@@ -33,7 +33,8 @@ struct CfgInfo {
     X(8, 64, 128, 2, 4, 8, 4, 3, 2, 2, true, false) \
     X(9, 32, 128, 1, 8, 8, 4, 3, 2, 2, true, false) \
     X(10, 64, 128, 2, 2, 8, 4, 3, 3, 3, true, false) \
-    X(12, 64, 256, 2, 4, 8, 8, 3, 2, 2, false, false)
+    X(12, 64, 256, 2, 4, 8, 8, 3, 2, 2, false, false) \
+    X(34, 16, 256, 1, 8, 32, 4, 2, 1, 1, false, false)
 
 #define CONVT1D_TC_DEV_CONFIGS(X) \
     X(5, 128, 128, 2, 4, 8, 4, 3, 1, 1, false, false) \
@@ -59,7 +60,8 @@ struct CfgInfo {
     X(30, 256, 128, 4, 2, 32, 2, 2, 1, 1, false, false) \
     X(31, 128, 256, 2, 4, 32, 2, 2, 1, 1, false, false) \
     X(32, 256, 128, 4, 2, 16, 4, 2, 1, 1, false, false) \
-    X(33, 128, 128, 2, 4, 64, 2, 2, 1, 1, false, false)
+    X(33, 128, 128, 2, 4, 64, 2, 2, 1, 1, false, false) \
+    X(35, 64, 128, 2, 2, 32, 4, 2, 1, 1, true, false)
 
 #ifdef CONVT1D_TC_ALL_CONFIGS
 #define CONVT1D_TC_CONFIGS(X) CONVT1D_TC_PRODUCT_CONFIGS(X) CONVT1D_TC_DEV_CONFIGS(X)
@@ -147,8 +149,13 @@ int gcd_int(int a, int b) {
  *  - strides 2..4 where some phase gets no tap (KernelBench 79): staged all-phase output;
  *  - wide C_out/groups: 128 x 128 tiles, chunk depth by tap count;
  *  - C_out/groups 33..64: 64 x 256 tiles (4 warps x 128 for strict, which needs registers);
- *  - narrower: 32- and 16-row tiles (fp32 with strides 2..4: the staged 32-row tile). */
+ *  - narrower: 32- and 16-row tiles (fp32 with strides 2..4: the staged 32-row tile).
+ * Phase-merged problems arrive here as stride 1 with C_out/groups * s rows. */
 int pick_cfg(const Args &a, bool strict, bool half) {
+    /* Tiny problems are latency-bound: few, deep chunks (16 x 256 tile, 32 word rows) beat every
+     * other tile there (H100, ms: kernelbench_79_small tf32 0.0164 vs 0.0215, strict 0.018 vs 0.027). */
+    const double macs = (double)a.N * a.L_in * a.cin_g * a.ocg * a.G * (double)a.pK;
+    if (macs < (double)(1 << 25) && a.tmax <= 4) return 34;
     const int gc = a.s / a.sg_k; /* gcd(s, d) */
     const bool empty_phase = a.s > 1 && (gc > 1 || a.K < a.sg_k);
     if (a.s >= 2 && a.s <= 4 && empty_phase) return a.cout_g > 32 ? (strict ? 10 : 8) : 9;
@@ -232,6 +239,12 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     a.pK = a.K;
     a.pp = a.p;
     a.ocg = a.cout_g;
+    {
+        /* 16-byte input staging needs every row start 16-byte aligned. CONVT1D_TC_XVEC=0: off (A/B). */
+        const char *env = getenv("CONVT1D_TC_XVEC");
+        const int ve = pr.dtype == CONVT1D_F32 ? 4 : 8;
+        a.xvec = a.L_in % ve == 0 && ((uintptr_t)x & 15) == 0 && !(env && env[0] == '0');
+    }
     if (merge_phases(a) && !(cfg >= 0 && cfg_info(cfg).sout)) { /* staged-output tiles keep the phases */
         /* Stride-s problem as a stride-1 one whose GEMM rows are the (co, r) pairs. */
         a.ps = a.s;

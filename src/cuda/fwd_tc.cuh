@@ -8,7 +8,7 @@
 #define CONVT1D_TC_MIN_CIN_G 8
 
 /* Number of tile configurations (ids 0 .. CONVT1D_TC_NCFG-1; the table is in fwd_tc.cu). */
-#define CONVT1D_TC_NCFG 35
+#define CONVT1D_TC_NCFG 36
 
 /* convt1d_fwd_tc with a forced tile configuration (cfg >= 0, see fwd_tc.cu), or -1 for the heuristic. */
 convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, const void *w, const void *bias,

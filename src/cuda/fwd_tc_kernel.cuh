@@ -50,6 +50,7 @@ struct Args {
      * kernel size and padding. Without merging ps = 1, ocg = cout_g, pK = K. */
     int ps, pd, pK, pp;
     int ocg; /* real output channels per group (the y and bias layout) */
+    int xvec; /* input rows can be staged with 16-byte vectors: L_in a multiple of 16 bytes, x aligned */
 };
 
 /* Row m of a merged problem is (co, r) = (m / ps, m % ps): tap slot j holds the weight k with
@@ -125,6 +126,10 @@ __device__ __forceinline__ void cp_async4(uint32_t dst, const void *src, bool ok
 }
 __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src));
+}
+/* 16 bytes, or 16 zero bytes when !ok (src-size 0). */
+__device__ __forceinline__ void cp_async16z(uint32_t dst, const void *src, bool ok) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(ok ? 16 : 0));
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
@@ -318,6 +323,10 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
     constexpr int XROWS = KR / NW > 0 ? KR / NW : 1; /* window rows one warp stages */
     constexpr int XC = XCOLS / 32;
     constexpr int XSTAGE = KR * XS, WSTAGE = TMAX * KR * WS;
+    /* Vector staging of the input window: 16 bytes = VE values per load, NV vectors per window row,
+     * XVPT vectors per thread (16-bit values go through registers to be paired). */
+    constexpr int VE = HALF ? 8 : 4, NV = XCOLS / VE, XVPT = (KR * NV + NTH - 1) / NTH;
+    constexpr int XRW = XROWS * XC * 2 > XVPT * 8 ? XROWS * XC * 2 : XVPT * 8; /* staging registers */
     static_assert(MT >= 1 && NT >= 1 && WTM % 16 == 0 && WTN % 8 == 0, "tile");
     static_assert(KR % 8 == 0 && (NW <= KR ? KR % NW == 0 : NW % KR == 0), "warps vs rows");
     static_assert(XCOLS % 32 == 0 && BM % 16 == 0, "window");
@@ -347,14 +356,20 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
 
     const char *xblk = (const char *)a.x + (((int64_t)n * a.cin + (int64_t)g * a.cin_g) * a.L_in) * (HALF ? 2 : 4);
     const int64_t ybase = ((int64_t)n * a.cout + (int64_t)g * a.ocg) * a.L_out;
-    uint32_t xr[HALF ? XROWS : 1][HALF ? XC : 1][2]; /* 16-bit path only */
+    uint32_t xr[HALF ? XRW : 1]; /* 16-bit path only: the next chunk's window, in flight */
 
     /* SOUT: every phase in turn; otherwise exactly one pass (written so the compiler sees it). */
     for (int r = SOUT ? 0 : r_fixed, pass = 0; SOUT ? r < a.s : pass < 1; ++r, ++pass) {
         int k0, T, off0;
         phase_taps(r, a, k0, T, off0);
-        const int ib = qa - off0 - (T - 1) * a.sg_off; /* input index of window column 0 */
+        int ib = qa - off0 - (T - 1) * a.sg_off; /* input index of window column 0 */
         const int win = BQ + (T > 0 ? (T - 1) * a.sg_off : 0);
+        /* 16-byte staging: the window starts at the aligned index below ib and the fragment reads
+         * skip xshift columns, when the widened window still fits the XCOLS columns. */
+        const int xshift = ib - (ib & ~(VE - 1));
+        const bool xv = a.xvec && xshift + win <= XCOLS;
+        if (xv) ib -= xshift;
+        const int xoff = xv ? xshift : 0;
         const int nch = T > 0 ? a.nch : 0;
         const uint32_t *wblk = a.wp + ((((int64_t)g * a.s + r) * a.co_tiles + cot) * a.nch) * (int64_t)a.tmax * KR * BM;
         const int wvecs = T * KR * BM / 4; /* 16-byte vectors of one chunk's weights */
@@ -376,8 +391,59 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
                 cp_async16(smem_u32(dst + jr * WS + m4 * 4), src + v * 4);
             }
         };
+        /* Vector variants: one 16-byte piece per (row, vector) over all threads; rows and vectors
+         * past the tensor or the window are zero-filled (L_in is a multiple of VE here, so a vector
+         * is either wholly inside the row or wholly outside). */
+        auto issue_x32v = [&](int c, int st) {
+            uint32_t *dst = Xs + st * XSTAGE;
+            for (int idx = tid; idx < KR * NV; idx += NTH) {
+                const int row = idx / NV, v = idx % NV;
+                const int ci = c * CPC + row, i = ib + v * VE;
+                const bool ok = ci < a.cin_g && v * VE < win + xshift && i >= 0 && i < a.L_in;
+                const float *src = (const float *)xblk + (int64_t)ci * a.L_in + i;
+                cp_async16z(smem_u32(dst + row * XS + v * VE), ok ? (const void *)src : a.x, ok);
+            }
+        };
+        auto load_x16v = [&](int c) {
+#pragma unroll
+            for (int u = 0; u < XVPT; ++u) {
+                const int idx = tid + u * NTH;
+                const int row = idx / NV, v = idx % NV, i = ib + v * VE;
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int ci = c * CPC + 2 * row + h;
+                    const bool ok = idx < KR * NV && ci < a.cin_g && v * VE < win + xshift && i >= 0 && i < a.L_in;
+                    uint4 q4 = make_uint4(0u, 0u, 0u, 0u);
+                    if (ok) q4 = __ldg((const uint4 *)((const unsigned short *)xblk + (int64_t)ci * a.L_in + i));
+                    xr[HALF ? u * 8 + h * 4 + 0 : 0] = q4.x;
+                    xr[HALF ? u * 8 + h * 4 + 1 : 0] = q4.y;
+                    xr[HALF ? u * 8 + h * 4 + 2 : 0] = q4.z;
+                    xr[HALF ? u * 8 + h * 4 + 3 : 0] = q4.w;
+                }
+            }
+        };
+        auto store_x16v = [&](int st) {
+            uint32_t *dst = Xs + st * XSTAGE;
+#pragma unroll
+            for (int u = 0; u < XVPT; ++u) {
+                const int idx = tid + u * NTH;
+                if (idx >= KR * NV) break;
+                const int row = idx / NV, v = idx % NV;
+                uint32_t wd[8]; /* word e = (channel 2row, channel 2row+1) at column v*8 + e */
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const uint32_t lo = xr[HALF ? u * 8 + e : 0], hi = xr[HALF ? u * 8 + 4 + e : 0];
+                    wd[2 * e] = __byte_perm(lo, hi, 0x5410);
+                    wd[2 * e + 1] = __byte_perm(lo, hi, 0x7632);
+                }
+                uint4 *d4 = (uint4 *)(dst + row * XS + v * VE);
+                d4[0] = make_uint4(wd[0], wd[1], wd[2], wd[3]);
+                d4[1] = make_uint4(wd[4], wd[5], wd[6], wd[7]);
+            }
+        };
         /* fp32 window of chunk c -> stage st (cp.async, 4 bytes each, zero-filled outside). */
         auto issue_x32 = [&](int c, int st) {
+            if (xv) { issue_x32v(c, st); return; }
             if (NW > KR && warp >= KR) return;
             uint32_t *dst = Xs + st * XSTAGE;
 #pragma unroll
@@ -396,6 +462,7 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
             }
         };
         auto load_x16 = [&](int c) {
+            if (xv) { load_x16v(c); return; }
 #pragma unroll
             for (int rr = 0; rr < XROWS; ++rr) {
                 const int row = (NW >= KR) ? (warp % KR) : warp * XROWS + rr;
@@ -408,12 +475,13 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
                         const int col = lane + 32 * cc;
                         const int i = ib + col;
                         const bool ok = ci < a.cin_g && col < win && i >= 0 && i < a.L_in;
-                        xr[HALF ? rr : 0][HALF ? cc : 0][h] = ok ? (uint32_t)__ldg(src + col) : 0u;
+                        xr[HALF ? (rr * XC + cc) * 2 + h : 0] = ok ? (uint32_t)__ldg(src + col) : 0u;
                     }
                 }
             }
         };
         auto store_x16 = [&](int st) {
+            if (xv) { store_x16v(st); return; }
             if (NW > KR && warp >= KR) return;
             uint32_t *dst = Xs + st * XSTAGE;
 #pragma unroll
@@ -422,11 +490,12 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
 #pragma unroll
                 for (int cc = 0; cc < XC; ++cc)
                     dst[row * XS + lane + 32 * cc] =
-                        xr[HALF ? rr : 0][HALF ? cc : 0][0] | (xr[HALF ? rr : 0][HALF ? cc : 0][1] << 16);
+                        xr[HALF ? (rr * XC + cc) * 2 : 0] | (xr[HALF ? (rr * XC + cc) * 2 + 1 : 0] << 16);
             }
         };
         auto compute_chunk = [&](int st) {
-            chunk_mma<MODE, MT, NT, KR, XS, WS, PF>(acc, Xs + st * XSTAGE, Ws + st * WSTAGE, T, a.sg_off, wm0, wn0, gq, tq);
+            chunk_mma<MODE, MT, NT, KR, XS, WS, PF>(acc, Xs + st * XSTAGE + xoff, Ws + st * WSTAGE, T, a.sg_off, wm0, wn0,
+                                                    gq, tq);
         };
 
         if (nch > 0) {
