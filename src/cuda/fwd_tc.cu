@@ -96,14 +96,21 @@ cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t
     constexpr int MB = MODE == F32X3 ? 1 : MODE >= F16 ? MINB16 : MINB;
     auto kern = fwd_tc_kernel<MODE, BM, BQ, WM, WN, KR, TMAX, STAGES, MB, SOUT, PF>;
     const int smem = ring_words<BM, BQ, KR, TMAX, STAGES>() * 4 + (SOUT ? BM * (BQ * a.s + 4) * 4 : 0);
-    /* The dynamic shared-memory limit is per function and per device; setting it is a cheap host call. */
-    cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    /* The dynamic shared-memory limit is per function and per device: set once per (instantiation,
+     * device, size) - a driver call per launch costs microseconds that latency-bound calls notice. */
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return e;
+    static thread_local int smem_set[64]; /* per device: the largest size already set (0: none) */
+    if (dev >= 64 || smem_set[dev] < smem) {
+        e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        if (e != cudaSuccess) return e;
+        if (dev < 64) smem_set[dev] = smem;
+    }
     /* Keep freed scratch in the default pool across synchronizations (its default threshold of 0
      * would hand it back to the driver at every sync and make the next call map it again). */
     static int pool_dev = -1;
-    int dev = 0;
-    if (cudaGetDevice(&dev) == cudaSuccess && dev != pool_dev) {
+    if (dev != pool_dev) {
         cudaMemPool_t pool;
         if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
             uint64_t keep = 256ull << 20;
@@ -169,21 +176,27 @@ int pick_cfg(const Args &a, bool strict, bool half) {
     return 3;
 }
 
+/* A dev/A-B switch from the environment, read once per process: -1 unset, else 0 or 1. */
+int env_flag(const char *name) {
+    const char *v = getenv(name);
+    return v && v[0] ? v[0] != '0' : -1;
+}
+
 /* Phase merging. Every phase of a stride-s problem reads input q - j with j = floor(k*d / s) in
  * [0, P], P = floor((K-1)*d / s). So the s phases are one stride-1 GEMM with C_out*s rows (co, r) and
  * P + 1 taps, row (co, r) holding at tap j the weight k with k*d = j*s + r (zero if none). The rows of
  * one fragment are then consecutive outputs: the stores are coalesced instead of s apart, and the
  * GEMM gets s times the rows. It pays when few taps are zero: s*(P+1) multiply slots for K weights
  * (exactly K for the usual K = m*s, d = 1 vocoder layers; 2K for KernelBench 79, whose empty phase the
- * staged-output tiles handle instead). CONVT1D_TC_MERGE=0/1 forces it off/on (A/B timing). */
+ * staged-output tiles handle instead). CONVT1D_TC_MERGE=0/1 (read once) forces it off/on, for A/B timing. */
 int merged_taps(const Args &a) { return (int)(((int64_t)(a.K - 1) * a.d) / a.s) + 1; }
 
 bool merge_phases(const Args &a) {
     if (a.s < 2) return false;
     const int64_t slots = (int64_t)a.s * merged_taps(a);
     if (merged_taps(a) - 1 > HALO_MAX || (int64_t)a.cout_g * a.s > INT_MAX / 4) return false;
-    const char *env = getenv("CONVT1D_TC_MERGE");
-    if (env && env[0]) return env[0] != '0';
+    static const int forced = env_flag("CONVT1D_TC_MERGE");
+    if (forced >= 0) return forced != 0;
     return slots * 4 <= (int64_t)a.K * 5; /* at most 25% zero slots */
 }
 
@@ -241,9 +254,9 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     a.ocg = a.cout_g;
     {
         /* 16-byte input staging needs every row start 16-byte aligned. CONVT1D_TC_XVEC=0: off (A/B). */
-        const char *env = getenv("CONVT1D_TC_XVEC");
+        static const int forced = env_flag("CONVT1D_TC_XVEC");
         const int ve = pr.dtype == CONVT1D_F32 ? 4 : 8;
-        a.xvec = a.L_in % ve == 0 && ((uintptr_t)x & 15) == 0 && !(env && env[0] == '0');
+        a.xvec = a.L_in % ve == 0 && ((uintptr_t)x & 15) == 0 && forced != 0;
     }
     if (merge_phases(a) && !(cfg >= 0 && cfg_info(cfg).sout)) { /* staged-output tiles keep the phases */
         /* Stride-s problem as a stride-1 one whose GEMM rows are the (co, r) pairs. */
