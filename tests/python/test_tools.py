@@ -98,3 +98,12 @@ def test_kernelbench_models_match_problems_json():
 def test_package_problems_json_is_the_suite_copy():
     pkg = os.path.join(os.path.dirname(convt1d.__file__), "problems.json")
     assert json.load(open(pkg)) == json.load(open(os.path.join(REPO, "tests", "problems.json")))
+
+
+def test_phase_identities_float64():
+    """The float64 checks behind phase merging (forward) and phase planes (grad_input): the index maps the
+    CUDA kernels use, against F.conv_transpose1d and autograd on random configurations."""
+    for script in ("dev/python/fwd_phase_merge.py", "dev/python/bwd_input_phase_planes.py"):
+        r = run([script], timeout=600)
+        assert r.returncode == 0, script + "\n" + r.stdout + r.stderr
+        assert " 0 failed" in r.stdout and " passed" in r.stdout, r.stdout
