@@ -107,10 +107,14 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
      * grad_y first (bwd_input_planes.cu): the tensor-core grad_input kernel's grad_y window grows with
      * the stride. Measured on an H100 (ms, planes vs tc, TF32 / bf16): upsample_x8 7.61 vs 18.70 /
      * 4.71 vs 11.76, codec_dec_s5 1.26 vs 3.04 / 0.79 vs 1.81 (strict fp32: equal); at stride 2 tc
-     * wins (hifigan_up3 2.79 vs 3.02, kernelbench_79 0.88 vs 1.40). Tiny problems keep the direct kernel. */
+     * wins (hifigan_up3 2.79 vs 3.02, kernelbench_79 0.88 vs 1.40). At stride 1 the planes path is the
+     * forward kernel on grad_y itself with the weight read as its adjoint (no gather, no scratch).
+     * Tiny problems keep the direct kernel. */
     BwdInputPick pick = force_direct() ? BwdInputPick::Direct : bwd_input_pick();
     if (pick == BwdInputPick::Auto)
-        pick = tiny_backward(pr) ? BwdInputPick::Direct : p->stride >= 4 ? BwdInputPick::Planes : BwdInputPick::Tc;
+        pick = tiny_backward(pr)                      ? BwdInputPick::Direct
+               : p->stride >= 4 || p->stride == 1 ? BwdInputPick::Planes
+                                                      : BwdInputPick::Tc;
     if (pick == BwdInputPick::Planes) {
         st = convt1d_bwd_input_planes(pr, grad_y, w, grad_x, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;

@@ -135,6 +135,29 @@ convt1d_status run(const convt1d_problem &pr, const convt1d_planes_geom &g, int6
     return convt1d_cuda_check("backward_input (phase planes)");
 }
 
+/* Stride 1: one phase and no gather. grad_x[ci, i] = sum_{co,k} w[ci, co, k] gy[co, i - p + k*d] is the
+ * forward of the adjoint problem on grad_y itself: C_out -> C_in channels, taps flipped (k' = K-1-k),
+ * same dilation, padding (K-1)*d - p (>= 0 needed), truncated to L_in outputs (output_padding only
+ * lengthened grad_y). The forward kernel reads w in place (w_adjoint): no scratch, no extra launch. */
+convt1d_status bwd_input_adjoint(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                 cudaStream_t stream) {
+    const convt1d_params &P = pr.p;
+    convt1d_problem q;
+    q.p = P;
+    q.p.in_channels = P.out_channels;
+    q.p.out_channels = P.in_channels;
+    q.p.in_length = pr.out_length;
+    q.p.padding = (P.kernel_size - 1) * P.dilation - P.padding;
+    q.p.output_padding = 0;
+    q.out_length = P.in_length;
+    q.cin_g = pr.cout_g;
+    q.cout_g = pr.cin_g;
+    q.dtype = pr.dtype;
+    q.math = pr.math;
+    q.w_adjoint = true;
+    return convt1d_fwd_tc(q, grad_y, w, nullptr, grad_x, stream);
+}
+
 } // namespace
 
 void convt1d_bwd_input_planes_set_budget(size_t bytes) { g_plane_budget = bytes ? bytes : (size_t(512) << 20); }
@@ -145,6 +168,8 @@ convt1d_status convt1d_bwd_input_planes(const convt1d_problem &pr, const void *g
     if (pr.dtype != CONVT1D_F32 && pr.dtype != CONVT1D_F16 && pr.dtype != CONVT1D_BF16)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.batch == 0) return CONVT1D_SUCCESS;
+    if (P.stride == 1 && P.padding <= (P.kernel_size - 1) * P.dilation)
+        return bwd_input_adjoint(pr, grad_y, w, grad_x, stream);
     if (P.stride > kMaxStride) return CONVT1D_ERROR_NOT_SUPPORTED;
     const convt1d_planes_geom g = convt1d_planes_make_geom(&P, pr.out_length);
     if (g.cout_g * g.R < kMinPlaneChannels || g.P + 1 > kMaxTaps) return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -252,6 +252,7 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     a.pK = a.K;
     a.pp = a.p;
     a.ocg = a.cout_g;
+    a.w_adj = pr.w_adjoint ? 1 : 0;
     {
         /* 16-byte input staging needs every row start 16-byte aligned. CONVT1D_TC_XVEC=0: off (A/B). */
         static const int forced = env_flag("CONVT1D_TC_XVEC");

@@ -51,6 +51,7 @@ struct Args {
     int ps, pd, pK, pp;
     int ocg; /* real output channels per group (the y and bias layout) */
     int xvec; /* input rows can be staged with 16-byte vectors: L_in a multiple of 16 bytes, x aligned */
+    int w_adj; /* w is [G*ocg, cin_g, K] and tap k reads w[.., K-1-k] (convt1d_problem::w_adjoint) */
 };
 
 /* Row m of a merged problem is (co, r) = (m / ps, m % ps): tap slot j holds the weight k with
@@ -112,7 +113,9 @@ __global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
         for (int h = 0; h < (HALF ? 2 : 1); ++h) {
             const int ci = c * CPC + row * (HALF ? 2 : 1) + h;
             if (ci < a.cin_g)
-                v |= raw_bits<MODE>(w, (((int64_t)g * a.cin_g + ci) * a.ocg + co) * a.pK + k) << (16 * h);
+                v |= raw_bits<MODE>(w, a.w_adj ? (((int64_t)g * a.ocg + co) * a.cin_g + ci) * a.pK + (a.pK - 1 - k)
+                                               : (((int64_t)g * a.cin_g + ci) * a.ocg + co) * a.pK + k)
+                     << (16 * h);
         }
     }
     /* TF32 mode: round the weights once here, so the main loop converts only the input. */

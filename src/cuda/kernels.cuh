@@ -12,6 +12,10 @@ struct convt1d_problem {
     int64_t cout_g;     /* C_out / groups */
     convt1d_dtype dtype;
     convt1d_math math;
+    /* convt1d_fwd_tc only: w is the weight of the ADJOINT problem ([C_out, C_in/groups, K] of the
+     * stride-1 problem whose grad_input this forward computes), read as W[co, ci, k] = w[ci, co, K-1-k]
+     * per group, so grad_input needs no transposed weight copy (bwd_input_planes.cu). */
+    bool w_adjoint = false;
 };
 
 /* Tensor-core forward (fwd_tc.cu). Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error,

@@ -45,6 +45,30 @@ convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const vo
                               cudaStream_t stream) {
     const convt1d_params &q = pr.p;
     int64_t lq = -1;
+    if (pr.w_adjoint) {
+        /* stride-1 grad_input: the adjoint problem on grad_y, truncated to L_in outputs; w is the original
+         * weight. Mirror the real kernel's refusals, then hand the direct kernel W' = w transposed and
+         * flipped per group. */
+        if (pr.cin_g < 8 || (q.kernel_size - 1) * q.dilation > 32) return CONVT1D_ERROR_NOT_SUPPORTED;
+        if (bias || q.stride != 1 || q.output_padding != 0 || convt1d_validate(&q, &lq) != CONVT1D_SUCCESS ||
+            lq < pr.out_length || pr.cin_g != q.in_channels / q.groups || pr.cout_g != q.out_channels / q.groups) {
+            fprintf(stderr, "    fwd_tc handed a bad adjoint problem\n");
+            g_fwd_bad = true;
+        }
+        g_fwd_batches.push_back(q.batch);
+        const size_t es = convt1d_dtype_size(pr.dtype);
+        const int64_t K = q.kernel_size, cin_g = pr.cin_g, ocg = pr.cout_g;
+        std::vector<unsigned char> wt((size_t)(q.in_channels * ocg * K) * es);
+        for (int64_t grp = 0; grp < q.groups; ++grp)
+            for (int64_t ci = 0; ci < cin_g; ++ci)
+                for (int64_t co = 0; co < ocg; ++co)
+                    for (int64_t k = 0; k < K; ++k)
+                        memcpy(&wt[(size_t)((((grp * cin_g + ci) * ocg + co) * K + k) * (int64_t)es)],
+                               (const unsigned char *)w + (((grp * ocg + co) * cin_g + ci) * K + (K - 1 - k)) * (int64_t)es, es);
+        convt1d_problem plain = pr;
+        plain.w_adjoint = false;
+        return convt1d_fwd_direct(plain, x, wt.data(), bias, y, stream);
+    }
     if (bias || q.stride != 1 || q.dilation != 1 || q.output_padding != 0 || q.padding != q.kernel_size - 1 ||
         convt1d_validate(&q, &lq) != CONVT1D_SUCCESS || lq != pr.out_length ||
         pr.cin_g != q.in_channels / q.groups || pr.cout_g != q.out_channels / q.groups || pr.cin_g < 8 ||
@@ -81,6 +105,9 @@ int main(int argc, char **argv) {
         {"planes_stride_gt_k", 2, 6, 4, 3, 15, 7, 0, 2, 1, 1, false},
         {"planes_big_tile_stride", 1, 3, 2, 2, 5, 600, 0, 0, 1, 1, false},
         {"planes_s1", 2, 10, 9, 3, 40, 1, 1, 0, 1, 1, false},
+        {"adjoint_s1_dilated_op", 2, 12, 10, 5, 37, 1, 4, 2, 1, 3, false},
+        {"adjoint_s1_groups", 3, 6, 32, 3, 50, 1, 2, 0, 2, 2, false},
+        {"adjoint_s1_pad_gt_span", 2, 9, 8, 3, 40, 1, 3, 0, 1, 1, false},
         {"planes_long_rows", 1, 3, 4, 4, 2100, 2, 1, 1, 1, 1, false},
     };
     for (auto &c : extra) cfgs.push_back(c);
@@ -113,7 +140,10 @@ int main(int argc, char **argv) {
                 const size_t allocs0 = g_alloc_calls;
                 const convt1d_status st = convt1d_bwd_input_planes(pr, gy.bytes.data(), w.bytes.data(), gx.data(), nullptr);
                 const convt1d_planes_geom g = convt1d_planes_make_geom(&P.p, P.Lout);
-                const bool expect = dt != CONVT1D_F64 && g.cout_g * g.R >= 8 && g.P + 1 <= 16;
+                /* stride 1 (padding within the taps' span): the adjoint forward, no gather, no scratch */
+                const bool adj = P.p.stride == 1 && P.p.padding <= (P.p.kernel_size - 1) * P.p.dilation;
+                const bool expect = dt != CONVT1D_F64 && (adj ? g.cout_g >= 8 && (P.p.kernel_size - 1) * P.p.dilation <= 32
+                                                             : g.cout_g * g.R >= 8 && g.P + 1 <= 16);
                 if (st == CONVT1D_ERROR_NOT_SUPPORTED) {
                     check(!expect && g_alloc_calls == allocs0 && g_fwd_batches.empty(),
                           tag + " declined before launching anything (and only where expected)");
@@ -123,10 +153,11 @@ int main(int argc, char **argv) {
                 check(st == CONVT1D_SUCCESS && expect, tag + " status");
                 check(ref::compare("grad_x", rgx, dt, gx.data()) == 0, tag + " backward_input");
                 check(gx.back() == 0xff, tag + " no overrun");
-                check(g_allocs.empty() && g_alloc_calls == allocs0 + 1, tag + " one scratch allocation, freed");
+                check(g_allocs.empty() && g_alloc_calls == allocs0 + (adj ? 0 : 1),
+                      tag + (adj ? " no scratch" : " one scratch allocation, freed"));
                 int64_t total = 0;
                 for (int64_t b : g_fwd_batches) total += b;
-                const size_t want_calls = budget == 1 ? (size_t)c.N : budget ? (size_t)(c.N + 1) / 2 : 1;
+                const size_t want_calls = adj ? 1 : budget == 1 ? (size_t)c.N : budget ? (size_t)(c.N + 1) / 2 : 1;
                 check(!g_fwd_bad && total == c.N && g_fwd_batches.size() == want_calls, tag + " forward calls cover the batch");
             }
         }
