@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, test, benchmark. Writes logs and results under $OUT.
-#   bash scripts/gpu_all.sh [stages...]   stages: info build ctest cudatest pytest kernelbench bench bwdbench main train harness
+#   bash scripts/gpu_all.sh [stages...]   stages: info build ctest cudatest pytest kernelbench bench bwdbench main train harness host profile
 # With no stages, runs them all. Each stage's log is $OUT/<stage>.log; the summary is printed last.
 set -u
 OUT=${OUT:-$PWD/gpu_out}; mkdir -p "$OUT"
@@ -36,6 +36,10 @@ for s in $stages; do
     # check shapes, then HSHAPES timed with HBASE_ENV set (default: phase merging off) and as shipped, per
     # configuration (HCFGS).
     harness) run_stage harness bash -c 'B=${HARNESS_BIN:-build/tc/fwd_tc_dev}; "$B" check -1,0,1,2,3,4,6,12 > "'"$R"'/harness_check.txt" 2>&1; echo "check exit $?"; grep -E "FAIL|harness:" "'"$R"'/harness_check.txt" | tail -20; SHAPES=${HSHAPES:-upsample,hifigan,codec,single,grouped} env ${HBASE_ENV:-CONVT1D_TC_MERGE=0} "$B" bench -1 2>&1 | grep RES; SHAPES=${HSHAPES:-upsample,hifigan,codec,single,grouped} "$B" bench ${HCFGS:--1,0,1,2,3,4,6,12} 2>&1 | grep RES' ;;
+    # Host vs GPU microseconds per call of the latency shapes, layer by layer (dev/python/host_overhead_cuda.py).
+    host) run_stage host python3 dev/python/host_overhead_cuda.py --out "$R/host_overhead.json" ;;
+    # Nsight Compute sections of single calls: PROFILE_CASES="shape:fwd|bwd_input|bwd_weight:mode ..." .
+    profile) run_stage profile bash -c 'for c in ${PROFILE_CASES:-kernelbench_74:fwd:fp32 kernelbench_74:fwd:bf16 kernelbench_64:fwd:fp32 kernelbench_64:bwd_weight:bf16}; do IFS=: read -r sh k m <<< "$c"; echo "=== $c"; ncu --clock-control none --profile-from-start off --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats --section LaunchStats --section SchedulerStats --section ComputeWorkloadAnalysis python3 dev/python/profile_case.py "$sh" "$k" "$m" > "'"$R"'/ncu_${sh}_${k}_${m}.txt" 2>&1; echo "ncu exit $?"; grep -E "^  [a-z_].*\(|Duration|DRAM Throughput|Memory Throughput|Compute \(SM\)|Registers Per|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued|Issue Slots Busy|No Eligible" "'"$R"'/ncu_${sh}_${k}_${m}.txt"; done' ;;
     main) run_stage main python3 -m convt1d ;;
     train) run_stage train bash -c 'python3 examples/train_vocoder.py --device cuda --steps 300 && python3 examples/train_vocoder.py --device cuda --steps 300 --tf32' ;;
     *) echo "unknown stage $s" ;;

@@ -1,0 +1,41 @@
+"""Run one suite shape's forward or one gradient a few times, the last call inside cudaProfilerStart/Stop,
+for Nsight Compute (--profile-from-start off). Used by scripts/gpu_profile.sh.
+
+    python dev/python/profile_case.py kernelbench_64 fwd|bwd_input|bwd_weight fp32|fp32_strict|fp16|bf16
+"""
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+import convt1d  # noqa: E402,F401
+
+name, kind, mode = sys.argv[1:4]
+c = {p["name"]: p for p in json.load(open(os.path.join(os.path.dirname(convt1d.__file__), "problems.json")))["suite"]}[name]
+dt = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[mode]
+torch.backends.cudnn.allow_tf32 = mode != "fp32_strict"
+x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=dt)
+w = torch.randn(c["Cin"], c["Cout"] // c["groups"], c["K"], device="cuda", dtype=dt) * 0.1
+args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+y = torch.ops.convt1d.conv_transpose1d.default(x, w, None, *args)
+gy = torch.randn_like(y)
+mask = [kind == "bwd_input", kind == "bwd_weight", False]
+bwd = torch.ops.convt1d.conv_transpose1d_backward.default
+
+
+def call():
+    if kind == "fwd":
+        torch.ops.convt1d.conv_transpose1d.default(x, w, None, *args)
+    else:
+        bwd(gy, x, w, *args, mask)
+
+
+for _ in range(3):
+    call()
+torch.cuda.synchronize()
+torch.cuda.cudart().cudaProfilerStart()
+call()
+torch.cuda.synchronize()
+torch.cuda.cudart().cudaProfilerStop()
