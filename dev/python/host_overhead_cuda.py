@@ -4,8 +4,8 @@ the GPU time per call, for the latency shapes of the suite (and cuDNN's module f
     python dev/python/host_overhead_cuda.py [--shapes kernelbench_64_small,...] [--out host.json]
 
 Host time: a burst of calls short enough that the launch queue never fills (so the host never waits on
-the GPU), divided by the count; best of several bursts. GPU time: CUDA events around a burst after a sync.
-The per-call time of back-to-back calls is about max(host, GPU).
+the GPU), divided by the count; min and median over bursts. "burst gpu": CUDA events around a burst
+after a sync, per call - about max(host, GPU time), i.e. what back-to-back calls cost.
 """
 import argparse
 import json
@@ -20,18 +20,20 @@ import convt1d  # noqa: E402
 from convt1d import _lib, _ops  # noqa: E402
 
 
-def host_us(fn, n=100, bursts=15):
+def host_us(fn, n=50, bursts=31):
+    """(min, median) over bursts of the host microseconds per call."""
     for _ in range(20):
         fn()
     torch.cuda.synchronize()
-    best = float("inf")
+    per = []
     for _ in range(bursts):
         t0 = time.perf_counter()
         for _ in range(n):
             fn()
-        best = min(best, (time.perf_counter() - t0) / n * 1e6)
+        per.append((time.perf_counter() - t0) / n * 1e6)
         torch.cuda.synchronize()
-    return best
+    per.sort()
+    return per[0], per[len(per) // 2]
 
 
 def gpu_us(fn, n=100, bursts=9):
@@ -86,8 +88,10 @@ def main():
         r = {}
         with torch.no_grad():
             for k, fn in layers.items():
-                r[k] = {"host_us": round(host_us(fn), 2), "gpu_us": round(gpu_us(fn), 2)}
-                print(f"{name:24s} {k:48s} host {r[k]['host_us']:8.2f} us   gpu {r[k]['gpu_us']:8.2f} us", flush=True)
+                hmin, hmed = host_us(fn)
+                r[k] = {"host_us_min": round(hmin, 2), "host_us_median": round(hmed, 2), "gpu_us": round(gpu_us(fn), 2)}
+                print(f"{name:24s} {k:48s} host min {hmin:7.2f} med {hmed:7.2f} us   burst gpu {r[k]['gpu_us']:8.2f} us",
+                      flush=True)
         res["shapes"][name] = r
     if args.out:
         json.dump(res, open(args.out, "w"), indent=1)

@@ -118,6 +118,12 @@ cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t
         }
         pool_dev = dev;
     }
+    if (a.wraw) { /* blocks read w themselves: one launch, no scratch */
+        Args b = a;
+        b.w_raw = w;
+        kern<<<grid, WM * WN * 32, smem, stream>>>(b);
+        return cudaGetLastError();
+    }
     const int64_t words = (int64_t)a.G * a.s * a.co_tiles * a.nch * a.tmax * KR * BM;
     /* Stream-ordered scratch for the packed weights: no host sync, freed once the kernel is done. */
     void *wp = nullptr;
@@ -158,11 +164,16 @@ int gcd_int(int a, int b) {
  *  - C_out/groups 33..64: 64 x 256 tiles (4 warps x 128 for strict, which needs registers);
  *  - narrower: 32- and 16-row tiles (fp32 with strides 2..4: the staged 32-row tile).
  * Phase-merged problems arrive here as stride 1 with C_out/groups * s rows. */
-int pick_cfg(const Args &a, bool strict, bool half) {
-    /* Tiny problems are latency-bound: few, deep chunks (16 x 256 tile, 32 word rows) beat every
-     * other tile there (H100, ms: kernelbench_79_small tf32 0.0164 vs 0.0215, strict 0.018 vs 0.027). */
+/* Tiny problems are latency-bound (launches, scratch allocation and host time dominate). */
+bool tiny_problem(const Args &a) {
     const double macs = (double)a.N * a.L_in * a.cin_g * a.ocg * a.G * (double)a.pK;
-    if (macs < (double)(1 << 25) && a.tmax <= 4) return 34;
+    return macs < (double)(1 << 25);
+}
+
+int pick_cfg(const Args &a, bool strict, bool half) {
+    /* Tiny problems: few, deep chunks (16 x 256 tile, 32 word rows) beat every other tile there
+     * (H100, ms: kernelbench_79_small tf32 0.0164 vs 0.0215, strict 0.018 vs 0.027). */
+    if (tiny_problem(a) && a.tmax <= 4) return 34;
     const int gc = a.s / a.sg_k; /* gcd(s, d) */
     const bool empty_phase = a.s > 1 && (gc > 1 || a.K < a.sg_k);
     if (a.s >= 2 && a.s <= 4 && empty_phase) return a.cout_g > 32 ? (strict ? 10 : 8) : 9;
@@ -253,6 +264,7 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     a.pp = a.p;
     a.ocg = a.cout_g;
     a.w_adj = pr.w_adjoint ? 1 : 0;
+    a.w_raw = nullptr;
     {
         /* 16-byte input staging needs every row start 16-byte aligned. CONVT1D_TC_XVEC=0: off (A/B). */
         static const int forced = env_flag("CONVT1D_TC_XVEC");
@@ -267,6 +279,12 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
         a.s = a.d = a.sg_k = a.sg_off = 1;
     }
     if ((int64_t)(a.tmax - 1) * a.sg_off > HALO_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+    {
+        /* Tiny problems build the weight words in the main kernel (no pack launch, no scratch): the
+         * per-block gather costs nothing there. CONVT1D_TC_WRAW=0/1 (read once): off/always, for A/B. */
+        static const int forced = env_flag("CONVT1D_TC_WRAW");
+        a.wraw = forced >= 0 ? forced : tiny_problem(a) ? 1 : 0;
+    }
 
     const bool half = pr.dtype != CONVT1D_F32;
     if (cfg < 0) {

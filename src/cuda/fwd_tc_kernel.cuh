@@ -52,6 +52,10 @@ struct Args {
     int ocg; /* real output channels per group (the y and bias layout) */
     int xvec; /* input rows can be staged with 16-byte vectors: L_in a multiple of 16 bytes, x aligned */
     int w_adj; /* w is [G*ocg, cin_g, K] and tap k reads w[.., K-1-k] (convt1d_problem::w_adjoint) */
+    /* Tiny problems: blocks build their weight words straight from w_raw (packed_word) instead of
+     * streaming the pre-packed copy wp: no pack kernel, no scratch, one launch per call. */
+    int wraw;
+    const void *w_raw;
 };
 
 /* Row m of a merged problem is (co, r) = (m / ps, m % ps): tap slot j holds the weight k with
@@ -80,31 +84,21 @@ template <int MODE> __device__ __forceinline__ uint32_t raw_bits(const void *p, 
     return __float_as_uint(__ldg((const float *)p + idx));
 }
 
-/* One thread per packed word. */
-template <int MODE, int BM, int KR>
-__global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
+/* Packed word (tap slot j, word row `row` of chunk c, GEMM row row_m) of group g, phase r: the
+ * weight(s) it holds, 16-bit channel pairs formed, tf32-rounded in TF32 mode (the main loop then
+ * converts only the input). k0, T: phase r's first tap and tap count (phase_taps), unused when merged. */
+template <int MODE, int KR>
+__device__ __forceinline__ uint32_t packed_word(const void *w, const Args &a, int g, int k0, int T, int c, int j,
+                                                int row, int row_m) {
     constexpr bool HALF = MODE >= F16;
     constexpr int CPC = HALF ? 2 * KR : KR;
-    const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx >= total) return;
-    int64_t t = idx;
-    const int m = (int)(t % BM); t /= BM;
-    const int row = (int)(t % KR); t /= KR;
-    const int j = (int)(t % a.tmax); t /= a.tmax;
-    const int c = (int)(t % a.nch); t /= a.nch;
-    const int cot = (int)(t % a.co_tiles); t /= a.co_tiles;
-    const int r = (int)(t % a.s);
-    const int g = (int)(t / a.s);
-    const int row_m = cot * BM + m; /* GEMM row: co, or (co, r) when phases are merged */
-    int k = -1, co = row_m;
+    int k = -1, co = row_m; /* GEMM row: co, or (co, r) when phases are merged */
     if (row_m < a.cout_g) {
         if (a.ps > 1) {
             k = merged_tap(a, row_m, j);
             co = row_m / a.ps;
-        } else {
-            int k0, T, off0;
-            phase_taps(r, a, k0, T, off0);
-            if (j < T) k = k0 + j * a.sg_k;
+        } else if (j < T) {
+            k = k0 + j * a.sg_k;
         }
     }
     uint32_t v = 0;
@@ -118,9 +112,26 @@ __global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
                      << (16 * h);
         }
     }
-    /* TF32 mode: round the weights once here, so the main loop converts only the input. */
     if (MODE == TF32) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(v) : "f"(__uint_as_float(v)));
-    ((uint32_t *)a.wp)[idx] = v;
+    return v;
+}
+
+/* One thread per packed word: [g][r][co tile][chunk][tap slot][row][BM]. */
+template <int MODE, int BM, int KR>
+__global__ void pack_weights_kernel(const void *w, Args a, int64_t total) {
+    const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= total) return;
+    int64_t t = idx;
+    const int m = (int)(t % BM); t /= BM;
+    const int row = (int)(t % KR); t /= KR;
+    const int j = (int)(t % a.tmax); t /= a.tmax;
+    const int c = (int)(t % a.nch); t /= a.nch;
+    const int cot = (int)(t % a.co_tiles); t /= a.co_tiles;
+    const int r = (int)(t % a.s);
+    const int g = (int)(t / a.s);
+    int k0 = -1, T = 0, off0 = 0;
+    if (a.ps == 1) phase_taps(r, a, k0, T, off0);
+    ((uint32_t *)a.wp)[idx] = packed_word<MODE, KR>(w, a, g, k0, T, c, j, row, cot * BM + m);
 }
 
 __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
@@ -374,7 +385,8 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
         if (xv) ib -= xshift;
         const int xoff = xv ? xshift : 0;
         const int nch = T > 0 ? a.nch : 0;
-        const uint32_t *wblk = a.wp + ((((int64_t)g * a.s + r) * a.co_tiles + cot) * a.nch) * (int64_t)a.tmax * KR * BM;
+        const uint32_t *wblk =
+            a.wraw ? nullptr : a.wp + ((((int64_t)g * a.s + r) * a.co_tiles + cot) * a.nch) * (int64_t)a.tmax * KR * BM;
         const int wvecs = T * KR * BM / 4; /* 16-byte vectors of one chunk's weights */
 
         float acc[MT][NT][4];
@@ -385,10 +397,18 @@ __global__ void __launch_bounds__(WM *WN * 32, MINB) fwd_tc_kernel(const Args a)
 #pragma unroll
                 for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
 
-        /* Weights of chunk c -> stage st (cp.async, 16 bytes each). */
+        /* Weights of chunk c -> stage st (cp.async, 16 bytes each; or built from w_raw with plain
+         * loads and stores when wraw: made visible by the same barrier as the copies). */
         auto issue_w = [&](int c, int st) {
-            const uint32_t *src = wblk + (int64_t)c * a.tmax * KR * BM;
             uint32_t *dst = Ws + st * WSTAGE;
+            if (a.wraw) {
+                for (int v = tid; v < T * KR * BM; v += NTH) {
+                    const int m = v % BM, jr = v / BM; /* jr = j * KR + row */
+                    dst[jr * WS + m] = packed_word<MODE, KR>(a.w_raw, a, g, k0, T, c, jr / KR, jr % KR, co0 + m);
+                }
+                return;
+            }
+            const uint32_t *src = wblk + (int64_t)c * a.tmax * KR * BM;
             for (int v = tid; v < wvecs; v += NTH) {
                 const int m4 = v % (BM / 4), jr = v / (BM / 4); /* jr = j * KR + row */
                 cp_async16(smem_u32(dst + jr * WS + m4 * 4), src + v * 4);
