@@ -441,30 +441,35 @@ convt1d_status launch_bww_index(bool fits32, const BwwPlan &pl, const BwwArgs &a
 }
 
 /* ============================================================== grad_b */
-/* One block per channel, a fixed assignment of elements to threads and a fixed-order tree. */
+/* Block (c, sp) sums channel c over every sample and positions [sp*Ls, (sp+1)*Ls) with a fixed
+ * assignment of elements to threads and a fixed-order tree. With one split it writes grad_b[c]; else
+ * its partial, and bias_split_sum adds the splits in order: deterministic either way. The split count
+ * depends on the problem only (few channels on long rows would otherwise leave most SMs idle). */
 constexpr int kBiasThreads = 512;
 
 template <typename T, typename I>
 __global__ void __launch_bounds__(kBiasThreads)
-bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, int64_t N, int64_t Cout, int64_t Lout, bool vec) {
+bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, typename Elem<T>::Acc *__restrict__ part, int64_t N,
+            int64_t Cout, int64_t Lout, int64_t splits, int64_t Ls, bool vec) {
     using E = Elem<T>;
     using Acc = typename E::Acc;
     __shared__ Acc red[kBiasThreads];
     const int tid = threadIdx.x;
     const I L = (I)Lout, C = (I)Cout, NN = (I)N;
-    for (int64_t c64 = blockIdx.x; c64 < Cout; c64 += gridDim.x) {
-        const I c = (I)c64;
+    for (int64_t b64 = blockIdx.x; b64 < Cout * splits; b64 += gridDim.x) {
+        const I c = (I)(b64 / splits), sp = (I)(b64 - (int64_t)c * splits);
+        const I l0 = sp * (I)Ls, l1 = l0 + (I)Ls < L ? l0 + (I)Ls : L; /* Ls: a multiple of the vector width */
         Acc acc[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
         if (vec) {
             /* Rows are 16-byte aligned: 128-bit loads, two in flight per thread. */
             constexpr int VW = 16 / sizeof(T);
-            const I nv = L / VW;
+            const I v0 = l0 / VW, v1 = (l1 + VW - 1) / VW; /* l1 < L only at a multiple of VW */
             for (I n = 0; n < NN; ++n) {
                 const uint4 *row = reinterpret_cast<const uint4 *>(gy + (n * C + c) * L);
-                for (I v = tid; v < nv; v += 2 * kBiasThreads) {
+                for (I v = v0 + tid; v < v1; v += 2 * kBiasThreads) {
                     T e[2][VW];
                     const uint4 u0 = row[v];
-                    const uint4 u1 = v + kBiasThreads < nv ? row[v + kBiasThreads] : make_uint4(0, 0, 0, 0);
+                    const uint4 u1 = v + kBiasThreads < v1 ? row[v + kBiasThreads] : make_uint4(0, 0, 0, 0);
                     memcpy(e[0], &u0, 16);
                     memcpy(e[1], &u1, 16); /* zero bits are +0 in every dtype */
 #pragma unroll
@@ -474,24 +479,24 @@ bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, int64_t N, int64_t Cou
                     }
                 }
             }
-        } else if (L >= kBiasThreads) {
+        } else if (l1 - l0 >= kBiasThreads) {
             for (I n = 0; n < NN; ++n) {
                 const T *row = gy + (n * C + c) * L;
-                I o = tid;
+                I o = l0 + tid;
                 /* Four independent loads in flight per thread. */
-                for (; o + 3 * kBiasThreads < L; o += 4 * kBiasThreads) {
+                for (; o + 3 * kBiasThreads < l1; o += 4 * kBiasThreads) {
 #pragma unroll
                     for (int u = 0; u < 4; ++u) acc[u] += E::load(row[o + u * kBiasThreads]);
                 }
                 /* At most three left: o, o + B, o + 2B. */
-                if (o < L) acc[0] += E::load(row[o]);
-                if (o + kBiasThreads < L) acc[1] += E::load(row[o + kBiasThreads]);
-                if (o + 2 * kBiasThreads < L) acc[2] += E::load(row[o + 2 * kBiasThreads]);
+                if (o < l1) acc[0] += E::load(row[o]);
+                if (o + kBiasThreads < l1) acc[1] += E::load(row[o + kBiasThreads]);
+                if (o + 2 * kBiasThreads < l1) acc[2] += E::load(row[o + 2 * kBiasThreads]);
             }
         } else {
-            const I total = NN * L;
+            const I w = l1 - l0, total = NN * w;
             for (I e = tid; e < total; e += kBiasThreads) {
-                const I n = e / L, o = e - n * L;
+                const I n = e / w, o = l0 + (e - n * w);
                 acc[0] += E::load(gy[(n * C + c) * L + o]);
             }
         }
@@ -501,25 +506,64 @@ bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, int64_t N, int64_t Cou
             if (tid < st) red[tid] += red[tid + st];
             __syncthreads();
         }
-        if (tid == 0) gb[c] = E::store(red[0]);
+        if (tid == 0) {
+            if (splits == 1)
+                gb[c] = E::store(red[0]);
+            else
+                part[b64] = red[0];
+        }
         __syncthreads();
     }
+}
+
+/* grad_b[c] = the splits' partials of channel c, added in split order. */
+template <typename T>
+__global__ void __launch_bounds__(256)
+bias_split_sum(const typename Elem<T>::Acc *__restrict__ part, T *__restrict__ gb, int64_t Cout, int64_t splits) {
+    using E = Elem<T>;
+    const int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= Cout) return;
+    typename Elem<T>::Acc s = 0;
+    for (int64_t sp = 0; sp < splits; ++sp) s += part[c * splits + sp];
+    gb[c] = E::store(s);
 }
 
 template <typename T>
 convt1d_status launch_bias(bool fits32, const convt1d_problem &pr, const void *gy, void *gb,
                            cudaStream_t stream) {
-    const int64_t C = pr.p.out_channels;
-    const unsigned grid = (unsigned)(C < (int64_t(1) << 30) ? C : (int64_t(1) << 30));
+    using Acc = typename Elem<T>::Acc;
+    const int64_t C = pr.p.out_channels, L = pr.out_length;
     const T *g = static_cast<const T *>(gy);
     T *b = static_cast<T *>(gb);
     /* Vector loads need every row 16-byte aligned; rows long enough that most threads have work. */
-    const bool vec = (reinterpret_cast<uintptr_t>(gy) % 16) == 0 && (pr.out_length * (int64_t)sizeof(T)) % 16 == 0 &&
-                     pr.out_length * (int64_t)sizeof(T) >= 16 * kBiasThreads;
+    const bool vec = (reinterpret_cast<uintptr_t>(gy) % 16) == 0 && (L * (int64_t)sizeof(T)) % 16 == 0 &&
+                     L * (int64_t)sizeof(T) >= 16 * kBiasThreads;
+    /* Splits along the row: about 512 blocks in all, each with at least 64K elements to sum. */
+    const int64_t VW = 16 / (int64_t)sizeof(T);
+    int64_t splits = (512 + C - 1) / C;
+    const int64_t by_work = pr.p.batch * L / 65536;
+    if (splits > by_work) splits = by_work;
+    if (splits > 64) splits = 64;
+    if (splits < 1) splits = 1;
+    int64_t Ls = (L + splits - 1) / splits;
+    Ls = (Ls + VW - 1) / VW * VW;
+    splits = (L + Ls - 1) / Ls;
+    Acc *part = nullptr;
+    if (splits > 1 && cudaMallocAsync((void **)&part, (size_t)(C * splits) * sizeof(Acc), stream) != cudaSuccess) {
+        (void)cudaGetLastError(); /* no scratch: one block per channel, still correct */
+        splits = 1;
+        Ls = L;
+    }
+    const int64_t blocks = C * splits;
+    const unsigned grid = (unsigned)(blocks < (int64_t(1) << 30) ? blocks : (int64_t(1) << 30));
     if (fits32)
-        bias_kernel<T, int32_t><<<grid, kBiasThreads, 0, stream>>>(g, b, pr.p.batch, C, pr.out_length, vec);
+        bias_kernel<T, int32_t><<<grid, kBiasThreads, 0, stream>>>(g, b, part, pr.p.batch, C, L, splits, Ls, vec);
     else
-        bias_kernel<T, int64_t><<<grid, kBiasThreads, 0, stream>>>(g, b, pr.p.batch, C, pr.out_length, vec);
+        bias_kernel<T, int64_t><<<grid, kBiasThreads, 0, stream>>>(g, b, part, pr.p.batch, C, L, splits, Ls, vec);
+    if (splits > 1) {
+        bias_split_sum<T><<<(unsigned)((C + 255) / 256), 256, 0, stream>>>(part, b, C, splits);
+        cudaFreeAsync(part, stream);
+    }
     return convt1d_cuda_check("backward_bias (direct kernel) launch");
 }
 

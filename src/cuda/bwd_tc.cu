@@ -18,9 +18,12 @@
  * With 8 words per mma k-step, m16n8k8.tf32 and m16n8k16.{f16,bf16} then share the fragment layout
  * A word r -> (row g + 8*(r&1), col t + 4*(r>>1)), B word r -> (k t + 4r, n g), g = lane/4, t = lane%4.
  *
- * f32 staging is double-buffered with cp.async when two stages fit in shared memory (chunk i+1 streams in
- * while chunk i is multiplied; words then stay raw and TF32 rounding happens at fragment load); 16-bit
- * data, which is repacked into pairs while staging, uses single-buffered register staging.
+ * Staging is double-buffered with cp.async when two stages fit in shared memory (chunk i+1 streams in
+ * while chunk i is multiplied): f32 words stay raw and TF32 rounding happens at fragment load; 16-bit gy
+ * lands as raw halves (4-byte copies from the even element at or below each row's window start) and a
+ * repack pass pairs them into words in a third buffer (input_repack / weight_repack), bitwise the words
+ * of the synchronous path, which stays for problems whose two stages do not fit (and grad_weight
+ * without 16-byte x rows).
  * Block tiles: BM (32/64/128 input channels) x 128, warps of 32 x 32/64, 4 or 8 warps.
  *
  * All boundaries are predicated (zero-filled at staging, masked at the store); global offsets are int64.
@@ -274,6 +277,12 @@ struct bin_args {
     int wrs;             /* w tile row stride in elements (>= cw*EPW*K) */
     int stage_words;     /* one staging buffer (gy window + w tile), 16-byte multiple */
     fastdiv div_span, div_rowel; /* by span, by cw*EPW*K */
+    /* 16-bit pipeline: gy lands raw ([2*cw][rawpad] halves, row from the even element at or below its
+     * window start) by 4-byte cp.async and input_repack pairs channels into words before the MMAs. */
+    int rawpad;          /* halves per raw row (even): covers the window + 1 */
+    fastdiv div_rawq;    /* rawpad / 2 */
+    int gys_off;         /* word offset of the paired window (after the two stages) */
+    int64_t gy_total;    /* elements of gy: N * C_out * L_out */
 };
 
 /* What a grad_input block derives from its indices. */
@@ -283,7 +292,7 @@ struct bin_block {
 };
 
 /* Stages chunk c0 (CH output channels): the gy window [CH][span] and the w tile [BM][CH*K], zero outside
- * the tensors. PIPE (f32 only): cp.async of raw bits, the caller commits the group; else plain loads
+ * the tensors. PIPE: cp.async of raw bits (16-bit gy: raw halves, w: plain stores), the caller commits the group; else plain loads
  * converted to words (tf32-rounded, or 16-bit channel pairs). */
 template <int MODE, int BM, bool PIPE>
 __device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *gy, const void *w, const bin_args &a,
@@ -291,9 +300,25 @@ __device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *g
     constexpr int EPW = mode_traits<MODE>::EPW;
     constexpr int THREADS = warp_layout<BM>::THREADS;
     const int tid = threadIdx.x;
-    uint32_t *gys = buf;                     /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
-    uint32_t *wsm = buf + a.cw * a.span_pad; /* [BM][wrs] elements: w[ci, c0.., :] as in global memory */
-    const int nel = b.CH * a.span;
+    /* PIPE 16-bit: [2*cw][rawpad] raw halves (input_repack pairs them), then the w tile */
+    const bool raw16 = PIPE && EPW == 2;
+    uint32_t *gys = buf; /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
+    uint32_t *wsm = buf + (raw16 ? a.cw * a.rawpad : a.cw * a.span_pad); /* [BM][wrs] elements: w[ci, c0.., :] */
+    if (raw16) {
+        const int nq = a.rawpad / 2;
+        const int npairs = b.CH * nq;
+        for (int e = tid; e < npairs; e += THREADS) {
+            const int ch = fdiv(e, a.div_rawq), q = e - ch * nq;
+            const int64_t A = (b.gy_row0 + c0 + ch) * a.L_out + b.base;
+            const int64_t E = A - (A & 1) + 2 * q;
+            uint32_t *dst = buf + (int64_t)ch * nq + q;
+            if (E >= 0 && E + 1 < a.gy_total)
+                cp_async4(dst, static_cast<const uint16_t *>(gy) + E, true);
+            else /* outside gy, or its last element alone (odd total) */
+                *dst = E >= 0 && E < a.gy_total ? (uint32_t)static_cast<const uint16_t *>(gy)[E] : 0u;
+        }
+    }
+    const int nel = raw16 ? 0 : b.CH * a.span;
 #pragma unroll 4
     for (int e = tid; e < nel; e += THREADS) {
         const int ch = fdiv(e, a.div_span), j = e - ch * a.span;
@@ -313,7 +338,7 @@ __device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *g
         const int ci = fdiv(e, a.div_rowel), q = e - ci * b.rowel;
         const bool ok = b.ci0 + ci < a.cin_g && q < valid_el;
         const int64_t wi = (b.w_row0 + ci) * b.w_rowlen + (int64_t)c0 * a.K + q;
-        if (PIPE)
+        if (PIPE && EPW == 1)
             cp_async4(wsm + ci * a.wrs + q, ok ? static_cast<const float *>(w) + wi : w, ok);
         else if (EPW == 1)
             wsm[ci * a.wrs + q] = ok ? load_elem<MODE>(w, wi) : 0u;
@@ -322,16 +347,39 @@ __device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *g
     }
 }
 
-/* acc += the chunk staged in buf: K taps x cw/8 k-steps. */
+/* 16-bit pipeline: raw halves of the stage `buf` (input_stage) -> the paired window gys: word (r, j) =
+ * (gy[c0 + 2r][base + j], gy[c0 + 2r + 1][base + j]), zero outside [0, L_out) or past C_out/groups -
+ * the same words the synchronous staging writes. */
+template <int BM>
+__device__ __forceinline__ void input_repack(uint32_t *gys, const uint32_t *buf, int c0, const bin_args &a,
+                                             const bin_block &b) {
+    constexpr int THREADS = warp_layout<BM>::THREADS;
+    const uint16_t *raw = reinterpret_cast<const uint16_t *>(buf);
+    const int nel = a.cw * a.span;
+    for (int e = threadIdx.x; e < nel; e += THREADS) {
+        const int r = fdiv(e, a.div_span), j = e - r * a.span;
+        const int64_t pos = b.base + j;
+        const bool pos_ok = pos >= 0 && pos < a.L_out;
+        uint32_t v = 0;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int ch = 2 * r + h;
+            const int o = (int)(((b.gy_row0 + c0 + ch) * a.L_out + b.base) & 1);
+            if (pos_ok && c0 + ch < a.cout_g) v |= (uint32_t)raw[(int64_t)ch * a.rawpad + o + j] << (16 * h);
+        }
+        gys[r * a.span_pad + j] = v;
+    }
+}
+
+/* acc += the staged chunk (gy window words gys, w tile wsm): K taps x cw/8 k-steps. */
 template <int MODE, int BM, bool RAW>
-__device__ __forceinline__ void input_compute(float (&acc)[2][warp_layout<BM>::NI][4], const uint32_t *buf,
-                                              const bin_args &a) {
+__device__ __forceinline__ void input_compute(float (&acc)[2][warp_layout<BM>::NI][4], const uint32_t *gys,
+                                              const uint32_t *wsm, const bin_args &a) {
     constexpr int EPW = mode_traits<MODE>::EPW;
     typedef warp_layout<BM> WL;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g8 = lane >> 2, t4 = lane & 3;
     const int wm = warp / WL::WARPS_N, wn = warp % WL::WARPS_N;
-    const uint32_t *gys = buf, *wsm = buf + a.cw * a.span_pad;
     for (int k = 0; k < a.K; ++k) {
         const int koff = k * a.d;
         for (int kw = 0; kw < a.cw; kw += 8) {
@@ -411,14 +459,21 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
                 cp_async_wait<0>();
             }
             CT_SYNC(); /* ... and everyone's */
-            input_compute<MODE, BM, true>(acc, sm + (it & 1) * a.stage_words, a);
+            uint32_t *stage = sm + (it & 1) * a.stage_words;
+            if (EPW == 2) {
+                input_repack<BM>(sm + a.gys_off, stage, c0, a, b);
+                CT_SYNC();
+                input_compute<MODE, BM, false>(acc, sm + a.gys_off, stage + a.cw * a.rawpad, a);
+            } else {
+                input_compute<MODE, BM, true>(acc, stage, stage + a.cw * a.span_pad, a);
+            }
             CT_SYNC(); /* this buffer is refilled by the next iteration's stage */
         }
     } else {
         for (int c0 = 0; c0 < a.cout_g; c0 += b.CH) {
             input_stage<MODE, BM, false>(sm, c0, gy, w, a, b);
             CT_SYNC();
-            input_compute<MODE, BM, false>(acc, sm, a);
+            input_compute<MODE, BM, false>(acc, sm, sm + a.cw * a.span_pad, a);
             CT_SYNC();
         }
     }
@@ -446,11 +501,18 @@ struct bw_args {
     int stage_words;                /* one staging buffer (x tile + gy window), 16-byte multiple */
     int vec_x;                      /* x rows load as 16-byte vectors (L_in % (4*EPW) == 0, x 16-byte aligned) */
     fastdiv div_span;
+    /* 16-bit pipeline: gy lands raw ([rows][rawpad] halves, row r from the even element at or below
+     * its window start) by 4-byte cp.async and is paired into words by weight_repack before the MMAs. */
+    int rawpad;                     /* halves per raw row (even): covers the window + s + 1 */
+    fastdiv div_rawq;               /* rawpad / 2 */
+    int gys_off;                    /* word offset of the paired gy window (after the two stages) */
+    int64_t gy_total;               /* elements of gy: N * C_out * L_out */
     float *ws;                      /* [splits][wnumel] partials, or NULL: write grad_w directly */
 };
 
 /* Stages reduction tile rt: x [BM][kRW words] and the gy window [rows][span] of this block's columns.
- * PIPE (f32 only): cp.async of raw bits, the caller commits. */
+ * PIPE: cp.async of raw bits, the caller commits (16-bit: x by 16-byte vectors, gy as raw halves that
+ * weight_repack pairs). */
 template <int MODE, int BM, bool PIPE>
 __device__ __forceinline__ void weight_stage(uint32_t *buf, int64_t rt, const void *gy, const void *x,
                                              const bw_args &a, int ci0, int co_lo, int grp) {
@@ -501,6 +563,26 @@ __device__ __forceinline__ void weight_stage(uint32_t *buf, int64_t rt, const vo
         }
     }
     const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g + co_lo;
+    if (PIPE && EPW == 2) {
+        /* Raw halves by aligned 4-byte pairs: row r's pair q is elements A_r + 2q, A_r + 2q + 1 with
+         * A_r the even absolute index at or below the row's window start. Pairs wholly outside gy are
+         * zero-filled; what lies outside the row or [0, L_out) is masked later by weight_repack. */
+        uint16_t *raw = reinterpret_cast<uint16_t *>(buf + BM * kXRow);
+        const int nq = a.rawpad / 2;
+        const int npairs = a.rows * nq;
+        for (int e = tid; e < npairs; e += THREADS) {
+            const int r = fdiv(e, a.div_rawq), q = e - r * nq;
+            const int64_t A = (gy_row0 + r) * a.L_out + base;
+            const int64_t E = A - (A & 1) + 2 * q;
+            const bool ok = E >= 0 && E + 1 < a.gy_total;
+            uint32_t *dst = reinterpret_cast<uint32_t *>(raw + (int64_t)r * a.rawpad) + q;
+            if (ok)
+                cp_async4(dst, static_cast<const uint16_t *>(gy) + E, true);
+            else /* outside gy, or its last element alone (odd total): a plain store, no copy in flight */
+                *dst = E >= 0 && E < a.gy_total ? (uint32_t)static_cast<const uint16_t *>(gy)[E] : 0u;
+        }
+        return;
+    }
     const int nel = a.rows * a.span;
 #pragma unroll 4
     for (int e = tid; e < nel; e += THREADS) {
@@ -523,16 +605,40 @@ __device__ __forceinline__ void weight_stage(uint32_t *buf, int64_t rt, const vo
     }
 }
 
+/* 16-bit pipeline: the raw halves of stage `buf` (weight_stage) -> the paired window gys:
+ * word m of row r = (gy[base + m], gy[base + m + s]), zero where the position is outside [0, L_out)
+ * or the row past C_out/groups - the same words the synchronous staging writes. */
+template <int BM>
+__device__ __forceinline__ void weight_repack(uint32_t *gys, const uint32_t *buf, int64_t rt, const bw_args &a,
+                                              int co_lo, int grp) {
+    constexpr int THREADS = warp_layout<BM>::THREADS;
+    const uint16_t *raw = reinterpret_cast<const uint16_t *>(buf + BM * kXRow);
+    const int64_t n = rt / a.tiles_per_n;
+    const int64_t i0 = (rt - n * a.tiles_per_n) * (kRW * 2);
+    const int64_t base = i0 * a.s - a.pad;
+    const int64_t gy_row0 = n * a.Cout + (int64_t)grp * a.cout_g + co_lo;
+    const int nel = a.rows * a.span;
+    for (int e = threadIdx.x; e < nel; e += THREADS) {
+        const int r = fdiv(e, a.div_span), m = e - r * a.span;
+        const bool ch_ok = co_lo + r < a.cout_g;
+        const int64_t pos = base + m;
+        const int o = (int)(((gy_row0 + r) * a.L_out + base) & 1); /* window start within its pair */
+        const uint16_t *rr = raw + (int64_t)r * a.rawpad + o + m;
+        const uint32_t lo = ch_ok && pos >= 0 && pos < a.L_out ? rr[0] : 0u;
+        const uint32_t hi = ch_ok && pos + a.s >= 0 && pos + a.s < a.L_out ? rr[a.s] : 0u;
+        gys[r * a.span_pad + m] = lo | (hi << 16);
+    }
+}
+
 template <int MODE, int BM, bool RAW>
 __device__ __forceinline__ void weight_compute(float (&acc)[2][warp_layout<BM>::NI][4],
-                                               const int (&coff)[warp_layout<BM>::NI], const uint32_t *buf,
-                                               const bw_args &a) {
+                                               const int (&coff)[warp_layout<BM>::NI], const uint32_t *xs,
+                                               const uint32_t *gys, const bw_args &a) {
     constexpr int EPW = mode_traits<MODE>::EPW;
     typedef warp_layout<BM> WL;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g8 = lane >> 2, t4 = lane & 3;
     const int wm = warp / WL::WARPS_N;
-    const uint32_t *xs = buf, *gys = buf + BM * kXRow;
     const int bstep = EPW * a.s; /* window distance between consecutive reduction words */
 #pragma unroll 1 /* keeps grad_weight under 128 registers for the 256-thread tile */
     for (int kw = 0; kw < kRW; kw += 8) {
@@ -606,7 +712,14 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
                 cp_async_wait<0>();
             }
             CT_SYNC();
-            weight_compute<MODE, BM, true>(acc, coff, sm + cur * a.stage_words, a);
+            uint32_t *stage = sm + cur * a.stage_words;
+            if (mode_traits<MODE>::EPW == 2) {
+                weight_repack<BM>(sm + a.gys_off, stage, rt, a, co_lo, grp);
+                CT_SYNC();
+                weight_compute<MODE, BM, false>(acc, coff, stage, sm + a.gys_off, a);
+            } else {
+                weight_compute<MODE, BM, true>(acc, coff, stage, stage + BM * kXRow, a);
+            }
             CT_SYNC();
         }
         cp_async_wait<0>(); /* nothing may still be landing in smem the epilogue reuses */
@@ -615,7 +728,7 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
         for (int64_t rt = rt_begin; rt < rt_end; ++rt) {
             weight_stage<MODE, BM, false>(sm, rt, gy, x, a, ci0, co_lo, grp);
             CT_SYNC();
-            weight_compute<MODE, BM, false>(acc, coff, sm, a);
+            weight_compute<MODE, BM, false>(acc, coff, sm, sm + BM * kXRow, a);
             CT_SYNC();
         }
     }
@@ -735,14 +848,18 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
     int bm = pr.cin_g <= 32 ? 32 : pr.cin_g <= 64 ? 64 : 128;
     if (bm == 128 && pos_tiles * ((pr.cin_g + 127) / 128) * p.groups < 264) bm = 64;
     const int64_t cw_needed = ((pr.cout_g + EPW - 1) / EPW + 7) / 8 * 8;
-    const int want_stages = pr.dtype == CONVT1D_F32 && g_pipeline ? 2 : 1;
+    a.rawpad = (int)((span + 2) & ~(int64_t)1);
+    a.div_rawq = make_fastdiv((uint32_t)(a.rawpad / 2));
+    a.gy_total = p.batch * p.out_channels * pr.out_length;
+    const int want_stages = g_pipeline ? 2 : 1;
     for (;;) {
         pl->BM = bm;
         bool fits = false;
         for (int stages = want_stages; stages >= 1 && !fits; --stages) {
             /* Widest channel chunk that keeps the main-loop tiles small enough for several blocks per SM. */
-            const size_t budget = (size_t)(bm == 128 ? 96 : 48) * 1024 / stages; /* per stage */
-            size_t main_bytes = 0;
+            const size_t total_budget = (size_t)(bm == 128 ? 96 : 48) * 1024;
+            const bool raw16 = EPW == 2 && stages == 2;
+            size_t main_bytes = 0, paired = 0;
             a.cw = 0;
             for (int cw = 32; cw >= 8; cw /= 2) {
                 if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
@@ -752,14 +869,16 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
                     return bank_conflicts(
                         [&](int l) { return ((long long)(l >> 2) * rs + (long long)(l & 3) * EPW * a.K) / EPW; });
                 });
-                main_bytes = 4 * (size_t)cw * a.span_pad + (size_t)bm * a.wrs * (4 / EPW);
+                main_bytes = 4 * (size_t)cw * (raw16 ? a.rawpad : a.span_pad) + (size_t)bm * a.wrs * (4 / EPW);
                 main_bytes = (main_bytes + 15) / 16 * 16;
+                paired = raw16 ? 4 * (size_t)cw * a.span_pad : 0;
                 a.cw = cw;
-                if (main_bytes <= budget) break;
+                if (stages * main_bytes + paired <= total_budget) break;
             }
             a.stage_words = (int)(main_bytes / 4);
+            a.gys_off = stages * a.stage_words;
             const size_t epi = 4 * (size_t)bm * kCStride;
-            pl->smem = stages * main_bytes > epi ? stages * main_bytes : epi;
+            pl->smem = stages * main_bytes + paired > epi ? stages * main_bytes + paired : epi;
             pl->pipe = stages == 2;
             fits = pl->smem <= kMaxSmem;
         }
@@ -820,15 +939,22 @@ bool plan_weight(const convt1d_problem &pr, size_t ws_avail, bw_plan *pl) {
     });
     a.div_span = make_fastdiv((uint32_t)a.span);
     pl->BM = pr.cin_g <= 32 ? 32 : pr.cin_g <= 64 ? 64 : 128;
-    const int want_stages = pr.dtype == CONVT1D_F32 && g_pipeline ? 2 : 1;
+    /* 16-bit: two stages of x + raw gy halves, plus one paired gy window (weight_repack). */
+    a.rawpad = (int)((span + a.s + 2) & ~(int64_t)1);
+    a.div_rawq = make_fastdiv((uint32_t)(a.rawpad / 2));
+    a.gy_total = p.batch * p.out_channels * pr.out_length;
+    const int want_stages = g_pipeline ? 2 : 1;
     for (;;) {
         bool fits = false;
         for (int stages = want_stages; stages >= 1 && !fits; --stages) {
-            size_t main_bytes = 4 * ((size_t)pl->BM * kXRow + (size_t)a.rows * a.span_pad);
+            const size_t gy_words = EPW == 2 && stages == 2 ? (size_t)a.rows * a.rawpad / 2 : (size_t)a.rows * a.span_pad;
+            size_t main_bytes = 4 * ((size_t)pl->BM * kXRow + gy_words);
             main_bytes = (main_bytes + 15) / 16 * 16;
             a.stage_words = (int)(main_bytes / 4);
+            a.gys_off = stages * a.stage_words;
+            const size_t paired = EPW == 2 && stages == 2 ? 4 * (size_t)a.rows * a.span_pad : 0;
             const size_t epi = 4 * (size_t)pl->BM * kCStride;
-            pl->smem = stages * main_bytes > epi ? stages * main_bytes : epi;
+            pl->smem = stages * main_bytes + paired > epi ? stages * main_bytes + paired : epi;
             pl->pipe = stages == 2;
             fits = pl->smem <= kMaxSmem;
         }
@@ -898,9 +1024,7 @@ cudaError_t launch_input_bm(const bin_plan &pl, const void *gy, const void *w, v
 
 template <int MODE>
 cudaError_t launch_input_mode(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
-    if constexpr (MODE == MODE_TF32 || MODE == MODE_3XTF32) {
-        if (pl.pipe) return launch_input_bm<MODE, true>(pl, gy, w, gx, stream);
-    }
+    if (pl.pipe) return launch_input_bm<MODE, true>(pl, gy, w, gx, stream);
     return launch_input_bm<MODE, false>(pl, gy, w, gx, stream);
 }
 
@@ -928,9 +1052,9 @@ cudaError_t launch_weight_bm(const bw_plan &pl, const void *gy, const void *x, v
 
 template <int MODE>
 cudaError_t launch_weight_mode(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
-    if constexpr (MODE == MODE_TF32 || MODE == MODE_3XTF32) {
-        if (pl.pipe) return launch_weight_bm<MODE, true>(pl, gy, x, gw, stream);
-    }
+    /* 16-bit x tiles stream raw with 16-byte copies, which needs vec_x; else the synchronous staging
+     * (the pipelined plan's shared memory covers its layout too). */
+    if (pl.pipe && (mode_traits<MODE>::EPW == 1 || pl.a.vec_x)) return launch_weight_bm<MODE, true>(pl, gy, x, gw, stream);
     return launch_weight_bm<MODE, false>(pl, gy, x, gw, stream);
 }
 

@@ -67,6 +67,8 @@ inline std::vector<Config> path_cases() {
         {"upsample_x8", 2, 32, 16, 16, 200, 8, 4, 0, 1, 1, true},
         {"codec_s5", 2, 24, 20, 10, 150, 5, 3, 1, 1, 1, true},
         {"coprime_dilation", 2, 6, 10, 7, 60, 6, 4, 3, 2, 4, true},   /* gcd(d, s) = 2 */
+        {"bias_splits_rows", 3, 8, 5, 4, 40000, 2, 1, 1, 1, 1, true}, /* grad_b split along odd-length rows */
+        {"bias_splits_vec", 2, 8, 4, 3, 65536, 1, 1, 0, 1, 1, true},  /* grad_b splits, 16-byte rows */
     };
 }
 

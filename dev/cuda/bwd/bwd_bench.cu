@@ -200,7 +200,7 @@ struct Variant {
     convt1d_dtype dt;
     convt1d_math math;
     double tl1, tl2, tout, atol; /* |err| <= tl1*L1 + tl2*L2 + tout*|ref| + atol */
-    int pipe;                    /* f32: cp.async double-buffered path (1) or register staging (0) */
+    int pipe;                    /* cp.async double-buffered path (1) or synchronous staging (0) */
 };
 static const Variant kVariants[] = {
     /* tf32: each operand rounded to 11 significant bits (<= 2^-11 relative), so a product is within
@@ -211,9 +211,11 @@ static const Variant kVariants[] = {
      * eps*sqrt(n)*L2. A plain-TF32 result is ~3e-4*L2 off, so this bound catches a silent tf32 path. */
     {"strict", CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, 2e-6, 2e-5, 0, 1e-30, 1},
     {"strict-np", CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, 2e-6, 2e-5, 0, 1e-30, 0},
-    /* f16 / bf16: products exact in fp32, fp32 accumulation, one rounding of the output. (pipe is f32-only) */
+    /* f16 / bf16: products exact in fp32, fp32 accumulation, one rounding of the output. pipe: raw
+     * halves by cp.async + repack (1) or synchronous pair staging (0). */
     {"f16", CONVT1D_F16, CONVT1D_MATH_ALLOW_TF32, 1e-5, 0, 1.0 / 1024, 1e-7, 1},
     {"bf16", CONVT1D_BF16, CONVT1D_MATH_ALLOW_TF32, 1e-5, 0, 1.0 / 128, 1e-30, 1},
+    {"bf16-np", CONVT1D_BF16, CONVT1D_MATH_ALLOW_TF32, 1e-5, 0, 1.0 / 128, 1e-30, 0},
 };
 
 struct Check {
@@ -477,6 +479,15 @@ static const Cfg kConfigs[] = {
     {"long_splits", 3, 16, 16, 3000, 3, 1, 1, 0, 1, 1, true},
     {"cout200_chunks", 1, 16, 200, 50, 3, 1, 0, 0, 1, 1, true},
     {"wide_bm128_s3", 2, 130, 10, 16900, 4, 3, 1, 0, 1, 1, true}, /* >= 264 tiles: 256-thread grad_input */
+    /* L_in a multiple of 8: 16-bit grad_weight takes the cp.async pipeline (raw gy halves + repack) */
+    {"vec_kb79", 3, 32, 64, 256, 3, 2, 1, 0, 2, 1, true},
+    {"vec_odd_total", 1, 24, 9, 64, 3, 2, 1, 0, 1, 1, true}, /* N*C_out*L_out odd: gy's last element alone */
+    {"vec_s5_op1", 2, 48, 24, 64, 10, 5, 3, 1, 1, 1, true},
+    {"vec_x8_k16", 1, 64, 32, 80, 16, 8, 4, 0, 1, 1, true},
+    {"vec_g4", 2, 64, 64, 96, 4, 2, 1, 0, 1, 4, true},
+    {"vec_kb74", 2, 32, 64, 328, 5, 1, 0, 0, 3, 1, true},
+    {"vec_big_pad", 2, 24, 24, 56, 7, 1, 5, 0, 1, 1, true},
+    {"vec_odd_cout_s3", 3, 40, 11, 136, 4, 3, 2, 2, 2, 1, true},
     {"cin_g4_declined", 2, 8, 8, 40, 3, 1, 0, 0, 1, 2, false},
 };
 
@@ -684,7 +695,8 @@ int main(int argc, char **argv) {
             fflush(stdout);
             bench(b, kVariants[0]); /* tf32 (cp.async pipeline) */
             bench(b, kVariants[1]); /* tf32-np (register staging), for the A/B */
-            bench(b, kVariants[5]); /* bf16 */
+            bench(b, kVariants[5]); /* bf16 (cp.async pipeline) */
+            bench(b, kVariants[6]); /* bf16-np (synchronous staging), for the A/B */
             if (!strncmp(b.name, "kernelbench", 11) || !strncmp(b.name, "emu", 3)) bench(b, kVariants[2]); /* strict */
         }
     }

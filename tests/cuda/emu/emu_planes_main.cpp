@@ -92,7 +92,8 @@ int main(int argc, char **argv) {
     printf("seed %llu\n", (unsigned long long)seed);
     std::mt19937_64 rng(seed);
     std::vector<ref::Config> cfgs = ref::edge_cases();
-    for (auto &c : ref::path_cases()) cfgs.push_back(c);
+    for (auto &c : ref::path_cases())
+        if (c.name.rfind("bias_", 0) != 0) cfgs.push_back(c); /* the long grad_b rows: not this path's, and slow here */
     /* strided shapes the path takes: vocoder-like, grouped, large padding, dilation, L_in = 1, big stride */
     const std::vector<ref::Config> extra = {
         {"planes_x8", 3, 16, 8, 16, 37, 8, 4, 0, 1, 1, false},
