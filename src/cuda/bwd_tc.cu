@@ -19,11 +19,11 @@
  * A word r -> (row g + 8*(r&1), col t + 4*(r>>1)), B word r -> (k t + 4r, n g), g = lane/4, t = lane%4.
  *
  * Staging is double-buffered with cp.async when two stages fit in shared memory (chunk i+1 streams in
- * while chunk i is multiplied): f32 words stay raw and TF32 rounding happens at fragment load; 16-bit gy
- * lands as raw halves (4-byte copies from the even element at or below each row's window start) and a
- * repack pass pairs them into words in a third buffer (input_repack / weight_repack), bitwise the words
- * of the synchronous path, which stays for problems whose two stages do not fit (and grad_weight
- * without 16-byte x rows).
+ * while chunk i is multiplied): f32 words stay raw and TF32 rounding happens at fragment load. 16-bit
+ * grad_weight pipelines too: gy lands as raw halves (4-byte copies from the even element at or below
+ * each row's window start) and weight_repack pairs them into words in a third buffer, bitwise the words
+ * of the synchronous path (kept for 16-bit grad_input, where it measured faster, and for grad_weight
+ * without 16-byte x rows or when two stages do not fit).
  * Block tiles: BM (32/64/128 input channels) x 128, warps of 32 x 32/64, 4 or 8 warps.
  *
  * All boundaries are predicated (zero-filled at staging, masked at the store); global offsets are int64.
@@ -277,12 +277,6 @@ struct bin_args {
     int wrs;             /* w tile row stride in elements (>= cw*EPW*K) */
     int stage_words;     /* one staging buffer (gy window + w tile), 16-byte multiple */
     fastdiv div_span, div_rowel; /* by span, by cw*EPW*K */
-    /* 16-bit pipeline: gy lands raw ([2*cw][rawpad] halves, row from the even element at or below its
-     * window start) by 4-byte cp.async and input_repack pairs channels into words before the MMAs. */
-    int rawpad;          /* halves per raw row (even): covers the window + 1 */
-    fastdiv div_rawq;    /* rawpad / 2 */
-    int gys_off;         /* word offset of the paired window (after the two stages) */
-    int64_t gy_total;    /* elements of gy: N * C_out * L_out */
 };
 
 /* What a grad_input block derives from its indices. */
@@ -292,7 +286,7 @@ struct bin_block {
 };
 
 /* Stages chunk c0 (CH output channels): the gy window [CH][span] and the w tile [BM][CH*K], zero outside
- * the tensors. PIPE: cp.async of raw bits (16-bit gy: raw halves, w: plain stores), the caller commits the group; else plain loads
+ * the tensors. PIPE (f32 only): cp.async of raw bits, the caller commits the group; else plain loads
  * converted to words (tf32-rounded, or 16-bit channel pairs). */
 template <int MODE, int BM, bool PIPE>
 __device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *gy, const void *w, const bin_args &a,
@@ -300,25 +294,9 @@ __device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *g
     constexpr int EPW = mode_traits<MODE>::EPW;
     constexpr int THREADS = warp_layout<BM>::THREADS;
     const int tid = threadIdx.x;
-    /* PIPE 16-bit: [2*cw][rawpad] raw halves (input_repack pairs them), then the w tile */
-    const bool raw16 = PIPE && EPW == 2;
-    uint32_t *gys = buf; /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
-    uint32_t *wsm = buf + (raw16 ? a.cw * a.rawpad : a.cw * a.span_pad); /* [BM][wrs] elements: w[ci, c0.., :] */
-    if (raw16) {
-        const int nq = a.rawpad / 2;
-        const int npairs = b.CH * nq;
-        for (int e = tid; e < npairs; e += THREADS) {
-            const int ch = fdiv(e, a.div_rawq), q = e - ch * nq;
-            const int64_t A = (b.gy_row0 + c0 + ch) * a.L_out + b.base;
-            const int64_t E = A - (A & 1) + 2 * q;
-            uint32_t *dst = buf + (int64_t)ch * nq + q;
-            if (E >= 0 && E + 1 < a.gy_total)
-                cp_async4(dst, static_cast<const uint16_t *>(gy) + E, true);
-            else /* outside gy, or its last element alone (odd total) */
-                *dst = E >= 0 && E < a.gy_total ? (uint32_t)static_cast<const uint16_t *>(gy)[E] : 0u;
-        }
-    }
-    const int nel = raw16 ? 0 : b.CH * a.span;
+    uint32_t *gys = buf;                     /* [cw][span_pad]: word row r = channels c0 + r*EPW (+1) */
+    uint32_t *wsm = buf + a.cw * a.span_pad; /* [BM][wrs] elements: w[ci, c0.., :] as in global memory */
+    const int nel = b.CH * a.span;
 #pragma unroll 4
     for (int e = tid; e < nel; e += THREADS) {
         const int ch = fdiv(e, a.div_span), j = e - ch * a.span;
@@ -338,36 +316,12 @@ __device__ __forceinline__ void input_stage(uint32_t *buf, int c0, const void *g
         const int ci = fdiv(e, a.div_rowel), q = e - ci * b.rowel;
         const bool ok = b.ci0 + ci < a.cin_g && q < valid_el;
         const int64_t wi = (b.w_row0 + ci) * b.w_rowlen + (int64_t)c0 * a.K + q;
-        if (PIPE && EPW == 1)
+        if (PIPE)
             cp_async4(wsm + ci * a.wrs + q, ok ? static_cast<const float *>(w) + wi : w, ok);
         else if (EPW == 1)
             wsm[ci * a.wrs + q] = ok ? load_elem<MODE>(w, wi) : 0u;
         else
             reinterpret_cast<uint16_t *>(wsm)[ci * a.wrs + q] = ok ? (uint16_t)load_elem<MODE>(w, wi) : (uint16_t)0;
-    }
-}
-
-/* 16-bit pipeline: raw halves of the stage `buf` (input_stage) -> the paired window gys: word (r, j) =
- * (gy[c0 + 2r][base + j], gy[c0 + 2r + 1][base + j]), zero outside [0, L_out) or past C_out/groups -
- * the same words the synchronous staging writes. */
-template <int BM>
-__device__ __forceinline__ void input_repack(uint32_t *gys, const uint32_t *buf, int c0, const bin_args &a,
-                                             const bin_block &b) {
-    constexpr int THREADS = warp_layout<BM>::THREADS;
-    const uint16_t *raw = reinterpret_cast<const uint16_t *>(buf);
-    const int nel = a.cw * a.span;
-    for (int e = threadIdx.x; e < nel; e += THREADS) {
-        const int r = fdiv(e, a.div_span), j = e - r * a.span;
-        const int64_t pos = b.base + j;
-        const bool pos_ok = pos >= 0 && pos < a.L_out;
-        uint32_t v = 0;
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int ch = 2 * r + h;
-            const int o = (int)(((b.gy_row0 + c0 + ch) * a.L_out + b.base) & 1);
-            if (pos_ok && c0 + ch < a.cout_g) v |= (uint32_t)raw[(int64_t)ch * a.rawpad + o + j] << (16 * h);
-        }
-        gys[r * a.span_pad + j] = v;
     }
 }
 
@@ -459,14 +413,8 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
                 cp_async_wait<0>();
             }
             CT_SYNC(); /* ... and everyone's */
-            uint32_t *stage = sm + (it & 1) * a.stage_words;
-            if (EPW == 2) {
-                input_repack<BM>(sm + a.gys_off, stage, c0, a, b);
-                CT_SYNC();
-                input_compute<MODE, BM, false>(acc, sm + a.gys_off, stage + a.cw * a.rawpad, a);
-            } else {
-                input_compute<MODE, BM, true>(acc, stage, stage + a.cw * a.span_pad, a);
-            }
+            const uint32_t *stage = sm + (it & 1) * a.stage_words;
+            input_compute<MODE, BM, true>(acc, stage, stage + a.cw * a.span_pad, a);
             CT_SYNC(); /* this buffer is refilled by the next iteration's stage */
         }
     } else {
@@ -640,29 +588,53 @@ __device__ __forceinline__ void weight_compute(float (&acc)[2][warp_layout<BM>::
     const int g8 = lane >> 2, t4 = lane & 3;
     const int wm = warp / WL::WARPS_N;
     const int bstep = EPW * a.s; /* window distance between consecutive reduction words */
+    /* Strict mode: the tensor cores truncate when they add into the accumulator, a bias that grows
+     * with the reduction length (H100: 7.7e-5 relative over 9000 positions in one split). Each tile
+     * therefore sums into fresh registers, added to acc with IEEE round-to-nearest (as the forward does
+     * per chunk); the kernel runs at one block per SM for the registers. */
+    auto run = [&](float(&sum)[2][WL::NI][4]) {
 #pragma unroll 1 /* keeps grad_weight under 128 registers for the 256-thread tile */
-    for (int kw = 0; kw < kRW; kw += 8) {
-        uint32_t af[2][4], as[2][4];
+        for (int kw = 0; kw < kRW; kw += 8) {
+            uint32_t af[2][4], as[2][4];
 #pragma unroll
-        for (int mi = 0; mi < 2; ++mi) {
-            const uint32_t *ap = xs + (wm * 32 + mi * 16 + g8) * kXRow + kw + t4;
-            af[mi][0] = ap[0];
-            af[mi][1] = ap[8 * kXRow];
-            af[mi][2] = ap[4];
-            af[mi][3] = ap[8 * kXRow + 4];
-        }
-        frag_math<MODE, WL::NI, RAW>::prep_a(af, as);
-        const int o0 = (kw + t4) * bstep, o1 = o0 + 4 * bstep;
+            for (int mi = 0; mi < 2; ++mi) {
+                const uint32_t *ap = xs + (wm * 32 + mi * 16 + g8) * kXRow + kw + t4;
+                af[mi][0] = ap[0];
+                af[mi][1] = ap[8 * kXRow];
+                af[mi][2] = ap[4];
+                af[mi][3] = ap[8 * kXRow + 4];
+            }
+            frag_math<MODE, WL::NI, RAW>::prep_a(af, as);
+            const int o0 = (kw + t4) * bstep, o1 = o0 + 4 * bstep;
 #pragma unroll
-        for (int ni = 0; ni < WL::NI; ++ni) {
-            uint32_t bf[2] = {gys[coff[ni] + o0], gys[coff[ni] + o1]};
-            frag_math<MODE, WL::NI, RAW>::step(acc, ni, af, as, bf);
+            for (int ni = 0; ni < WL::NI; ++ni) {
+                uint32_t bf[2] = {gys[coff[ni] + o0], gys[coff[ni] + o1]};
+                frag_math<MODE, WL::NI, RAW>::step(sum, ni, af, as, bf);
+            }
         }
+    };
+    if constexpr (MODE == MODE_3XTF32) {
+        float tile[2][WL::NI][4];
+#pragma unroll
+        for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < WL::NI; ++ni)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) tile[mi][ni][r] = 0.f;
+        run(tile);
+#pragma unroll
+        for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < WL::NI; ++ni)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) acc[mi][ni][r] += tile[mi][ni][r];
+    } else {
+        run(acc);
     }
 }
 
 template <int MODE, int BM, bool PIPE>
-__global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN_BLOCKS_W)
+__global__ void __launch_bounds__(warp_layout<BM>::THREADS, MODE == MODE_3XTF32 ? 1 : warp_layout<BM>::MIN_BLOCKS_W)
     bwd_weight_tc_kernel(const void *__restrict__ gy, const void *__restrict__ x, void *__restrict__ gw_, bw_args a) {
     typedef typename mode_traits<MODE>::T T;
     typedef warp_layout<BM> WL;
@@ -848,18 +820,18 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
     int bm = pr.cin_g <= 32 ? 32 : pr.cin_g <= 64 ? 64 : 128;
     if (bm == 128 && pos_tiles * ((pr.cin_g + 127) / 128) * p.groups < 264) bm = 64;
     const int64_t cw_needed = ((pr.cout_g + EPW - 1) / EPW + 7) / 8 * 8;
-    a.rawpad = (int)((span + 2) & ~(int64_t)1);
-    a.div_rawq = make_fastdiv((uint32_t)(a.rawpad / 2));
-    a.gy_total = p.batch * p.out_channels * pr.out_length;
-    const int want_stages = g_pipeline ? 2 : 1;
+    /* 16-bit: synchronous staging. A cp.async pipeline of raw halves plus a repack pass (as grad_weight
+     * has) was measured slower here on every suite shape (H100, bf16 ms, pipelined vs not: KB64 6.16 vs
+     * 5.83, KB79 1.13 vs 1.05, hifigan_up3 2.92 vs 2.68): the repack pass and the smaller channel chunk
+     * it leaves room for cost more than the copies' latency. */
+    const int want_stages = pr.dtype == CONVT1D_F32 && g_pipeline ? 2 : 1;
     for (;;) {
         pl->BM = bm;
         bool fits = false;
         for (int stages = want_stages; stages >= 1 && !fits; --stages) {
             /* Widest channel chunk that keeps the main-loop tiles small enough for several blocks per SM. */
             const size_t total_budget = (size_t)(bm == 128 ? 96 : 48) * 1024;
-            const bool raw16 = EPW == 2 && stages == 2;
-            size_t main_bytes = 0, paired = 0;
+            size_t main_bytes = 0;
             a.cw = 0;
             for (int cw = 32; cw >= 8; cw /= 2) {
                 if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
@@ -869,16 +841,14 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
                     return bank_conflicts(
                         [&](int l) { return ((long long)(l >> 2) * rs + (long long)(l & 3) * EPW * a.K) / EPW; });
                 });
-                main_bytes = 4 * (size_t)cw * (raw16 ? a.rawpad : a.span_pad) + (size_t)bm * a.wrs * (4 / EPW);
+                main_bytes = 4 * (size_t)cw * a.span_pad + (size_t)bm * a.wrs * (4 / EPW);
                 main_bytes = (main_bytes + 15) / 16 * 16;
-                paired = raw16 ? 4 * (size_t)cw * a.span_pad : 0;
                 a.cw = cw;
-                if (stages * main_bytes + paired <= total_budget) break;
+                if (stages * main_bytes <= total_budget) break;
             }
             a.stage_words = (int)(main_bytes / 4);
-            a.gys_off = stages * a.stage_words;
             const size_t epi = 4 * (size_t)bm * kCStride;
-            pl->smem = stages * main_bytes + paired > epi ? stages * main_bytes + paired : epi;
+            pl->smem = stages * main_bytes > epi ? stages * main_bytes : epi;
             pl->pipe = stages == 2;
             fits = pl->smem <= kMaxSmem;
         }
@@ -1024,7 +994,9 @@ cudaError_t launch_input_bm(const bin_plan &pl, const void *gy, const void *w, v
 
 template <int MODE>
 cudaError_t launch_input_mode(const bin_plan &pl, const void *gy, const void *w, void *gx, cudaStream_t stream) {
-    if (pl.pipe) return launch_input_bm<MODE, true>(pl, gy, w, gx, stream);
+    if constexpr (MODE == MODE_TF32 || MODE == MODE_3XTF32) {
+        if (pl.pipe) return launch_input_bm<MODE, true>(pl, gy, w, gx, stream);
+    }
     return launch_input_bm<MODE, false>(pl, gy, w, gx, stream);
 }
 
