@@ -223,6 +223,25 @@ int sm_major() {
     return major;
 }
 
+int sm_count() {
+    static int count = -1;
+    if (count < 0) {
+        int dev = 0, c = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+        if (cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
+        count = c;
+    }
+    return count;
+}
+
+/* Blocks a configuration launches for this problem (the launcher's grid formula). */
+int64_t cfg_grid(const Args &a, const CfgInfo &ci) {
+    const int64_t q0 = a.pp / (a.ps > 1 ? a.ps : a.s);
+    const int64_t lq = ((int64_t)a.pp + a.L_out - 1) / (a.ps > 1 ? a.ps : a.s) - q0 + 1;
+    const int64_t q_tiles = (lq + ci.bq - 1) / ci.bq, co_tiles = (a.cout_g + ci.bm - 1) / ci.bm;
+    return co_tiles * (ci.sout ? 1 : a.s) * q_tiles * a.N * a.G;
+}
+
 }  // namespace
 
 convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
@@ -299,6 +318,30 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
             }
         }
         if (cfg < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+        /* Small batches of wide layers (batch-1 inference, grad_input of one utterance) give the wide
+         * tiles fewer blocks than the GPU has SMs (single_utterance_x8: 112, its grad_input 28 on 132):
+         * narrower tiles then fill it, each block doing the same reduction over fewer rows (and
+         * re-reading the input window from L2 more often). First of the 64-, 32-, 16-row tiles that
+         * reaches one block per SM, else the one with the most blocks. Not for staged-output tiles
+         * (their phase handling differs) nor tiny problems (latency-bound either way).
+         * CONVT1D_TC_FILL=0 (read once) keeps the first pick, for A/B timing. */
+        static const int fill = env_flag("CONVT1D_TC_FILL");
+        const int slots = sm_count();
+        if (fill != 0 && !tiny_problem(a) && !cfg_info(cfg).sout && slots > 0 && cfg_grid(a, cfg_info(cfg)) < slots) {
+            int best = cfg;
+            int64_t best_grid = cfg_grid(a, cfg_info(cfg));
+            for (int t : {12, 2, 3}) {
+                const CfgInfo c = cfg_info(t);
+                if (c.bm >= cfg_info(cfg).bm || a.tmax > c.tmax || cfg_smem(c, a.s, half) > 227 * 1024) continue;
+                const int64_t gt = cfg_grid(a, c);
+                if (gt > best_grid) {
+                    best = t;
+                    best_grid = gt;
+                }
+                if (gt >= slots) break;
+            }
+            cfg = best;
+        }
     }
     const CfgInfo ci = cfg_info(cfg);
     if (ci.bm == 0 || a.tmax > ci.tmax) return CONVT1D_ERROR_NOT_SUPPORTED;
