@@ -12,6 +12,8 @@ This script checks the identity that lets the backward reuse the stride-1 forwar
   W'[(g, co, r), ci, P - (e_k - j0)] = w[g*Cin_g + ci, co, k]  for every tap k with r_k = r.
 
 G has C_out * s channels and L_in + P positions; the FLOPs grow by s*(P+1)/K (1.5x for stride 8, K 16).
+At stride 1 the kernel skips the planes and runs the adjoint forward on grad_y itself
+(grad_input_via_adjoint below, checked here too).
 Run: python dev/python/bwd_input_phase_planes.py   (CPU, float64, random configurations; exits 1 on a mismatch)
 """
 import random
@@ -44,13 +46,27 @@ def grad_input_via_phase_planes(gy, w, stride, padding, dilation, groups, l_in):
     return F.conv_transpose1d(planes, wp, stride=1, padding=big_p, groups=g)
 
 
+def grad_input_via_adjoint(gy, w, padding, dilation, groups, l_in):
+    """Stride 1 (what src/cuda/bwd_input_planes.cu does there, with no planes): the forward of the adjoint
+    problem on grad_y itself - C_out and C_in swapped, taps flipped, same dilation, padding (K-1)*d - p
+    (needs p <= (K-1)*d), truncated to L_in outputs. W_adj[g*Cout_g + co, ci, k'] = w[g*Cin_g + ci, co, K-1-k']."""
+    cin, cout_g, k_size = w.shape
+    g = groups
+    cin_g = cin // g
+    w_adj = w.view(g, cin_g, cout_g, k_size).transpose(1, 2).flip(-1).reshape(g * cout_g, cin_g, k_size)
+    y = F.conv_transpose1d(gy, w_adj, stride=1, padding=(k_size - 1) * dilation - padding, dilation=dilation,
+                           groups=g)
+    assert y.shape[-1] >= l_in
+    return y[..., :l_in]
+
+
 def main():
     rng = random.Random(0)
-    bad = ran = 0
-    for trial in range(300):
+    bad = ran = adj = 0
+    for trial in range(400):
         g = rng.choice([1, 1, 2, 3])
         cin, cout = g * rng.randint(1, 5), g * rng.randint(1, 5)
-        k, s, d = rng.randint(1, 17), rng.randint(1, 9), rng.randint(1, 4)
+        k, s, d = rng.randint(1, 17), rng.choice([1, 1, 2, 3, 4, 5, 6, 7, 8, 9]), rng.randint(1, 4)
         l_in, n = rng.randint(1, 40), rng.randint(1, 3)
         p = rng.randint(0, d * (k - 1) + 3)
         op = rng.randint(0, max(s, d) - 1)
@@ -68,7 +84,14 @@ def main():
             bad += 1
             print(f"MISMATCH trial {trial}: N={n} Cin={cin} Cout={cout} K={k} L={l_in} s={s} p={p} op={op} "
                   f"d={d} g={g}: shapes {tuple(got.shape)} vs {tuple(ref.shape)}")
-    print(f"{ran - bad} passed, {bad} failed")
+        if s == 1 and p <= d * (k - 1):
+            adj += 1
+            got = grad_input_via_adjoint(gy, w, p, d, g, l_in)
+            if got.shape != ref.shape or (got - ref).abs().max() > 1e-10 * (1 + ref.abs().max()):
+                bad += 1
+                print(f"ADJOINT MISMATCH trial {trial}: N={n} Cin={cin} Cout={cout} K={k} L={l_in} p={p} op={op} "
+                      f"d={d} g={g}")
+    print(f"{ran + adj - bad} passed, {bad} failed ({adj} of them stride-1 adjoint checks)")
     return 1 if bad else 0
 
 
