@@ -753,19 +753,21 @@ bool basic_ok(const convt1d_problem &pr) {
 
 /* Shared-memory bank conflicts of one warp-wide 32-bit load: the largest number of distinct words that
  * fall into one bank (1 = conflict-free). word(lane) gives the word address each lane reads. */
+/* Worst number of distinct 32-bit words one shared-memory bank serves for a warp whose lane l reads word
+ * word(l) (1 = conflict-free; lanes reading the same word are one access). O(32*32) at most: the
+ * planners call it for up to 64 candidate strides on every call, on the host, so it must stay cheap
+ * (a 32x costlier first version added ~0.2 ms of host time per 16-bit backward call). */
 template <typename F> int bank_conflicts(F word) {
+    long long w[32];
+    int per_bank[32] = {0};
     int worst = 1;
-    for (int b = 0; b < 32; ++b) {
-        long long seen[32];
-        int n = 0;
-        for (int l = 0; l < 32; ++l) {
-            const long long w = word(l);
-            if (((w % 32) + 32) % 32 != b) continue;
-            bool dup = false;
-            for (int i = 0; i < n; ++i) dup |= seen[i] == w;
-            if (!dup) seen[n++] = w;
-        }
-        if (n > worst) worst = n;
+    for (int l = 0; l < 32; ++l) {
+        w[l] = word(l);
+        bool seen = false;
+        for (int i = 0; i < l && !seen; ++i) seen = w[i] == w[l];
+        if (seen) continue;
+        const int b = (int)(((w[l] % 32) + 32) % 32);
+        if (++per_bank[b] > worst) worst = per_bank[b];
     }
     return worst;
 }
@@ -779,6 +781,28 @@ template <typename F> int pick_stride(int lo, int per_word, F conflicts_of) {
         if (c == 1) break;
     }
     return best;
+}
+
+/* pick_stride memoized per thread on the parameters its conflict function reads (the planners run on
+ * every call, several times per backward): a few microseconds per problem instead of tens. */
+struct StrideKey {
+    int kind, lo, k, d, s, epw;
+    bool operator==(const StrideKey &o) const {
+        return kind == o.kind && lo == o.lo && k == o.k && d == o.d && s == o.s && epw == o.epw;
+    }
+};
+template <typename F> int cached_stride(const StrideKey &key, F compute) {
+    constexpr int kSlots = 16;
+    static thread_local StrideKey keys[kSlots];
+    static thread_local int vals[kSlots], used = 0, next = 0;
+    for (int i = 0; i < used; ++i)
+        if (keys[i] == key) return vals[i];
+    const int v = compute();
+    keys[next] = key;
+    vals[next] = v;
+    next = (next + 1) % kSlots;
+    if (used < kSlots) ++used;
+    return v;
 }
 
 /* Dev/benchmark switch for the cp.async double-buffered f32 path (convt1d_bwd_tc_set_pipeline). */
@@ -812,8 +836,10 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
     if (span > (1 << 20)) return false;
     a.span = (int)span;
     /* B fragment: lane (g, t) reads word row t at window column g*s. */
-    a.span_pad = pick_stride(a.span, 1, [&](int sp) {
-        return bank_conflicts([&](int l) { return (long long)(l & 3) * sp + (long long)(l >> 2) * a.s; });
+    a.span_pad = cached_stride({0, a.span, 0, 0, a.s, 0}, [&] {
+        return pick_stride(a.span, 1, [&](int sp) {
+            return bank_conflicts([&](int l) { return (long long)(l & 3) * sp + (long long)(l >> 2) * a.s; });
+        });
     });
     /* BM = 128 halves the gy staging per MAC for wide layers, when that still leaves >= 2 blocks per SM. */
     const int64_t pos_tiles = p.batch * a.tiles_per_n;
@@ -837,9 +863,11 @@ bool plan_input(const convt1d_problem &pr, bin_plan *pl) {
                 if (cw > 8 && cw / 2 >= cw_needed) continue; /* no point staging more channels than exist */
                 const int rowel = cw * EPW * a.K;
                 /* A fragment: lane (g, t) reads row g, element t*EPW*K (16-bit: two elements per word). */
-                a.wrs = pick_stride(rowel, EPW, [&](int rs) {
-                    return bank_conflicts(
-                        [&](int l) { return ((long long)(l >> 2) * rs + (long long)(l & 3) * EPW * a.K) / EPW; });
+                a.wrs = cached_stride({1, rowel, a.K, 0, 0, EPW}, [&] {
+                    return pick_stride(rowel, EPW, [&](int rs) {
+                        return bank_conflicts(
+                            [&](int l) { return ((long long)(l >> 2) * rs + (long long)(l & 3) * EPW * a.K) / EPW; });
+                    });
                 });
                 main_bytes = 4 * (size_t)cw * a.span_pad + (size_t)bm * a.wrs * (4 / EPW);
                 main_bytes = (main_bytes + 15) / 16 * 16;
@@ -901,10 +929,12 @@ bool plan_weight(const convt1d_problem &pr, size_t ws_avail, bw_plan *pl) {
     if (span > (1 << 20)) return false;
     a.span = (int)span;
     /* B fragment: lane (g, t) reads column j = g (gy row j/K, tap j%K) at reduction word t. */
-    a.span_pad = pick_stride(a.span, 1, [&](int sp) {
-        return bank_conflicts([&](int l) {
-            const int j = l >> 2;
-            return (long long)(j / a.K) * sp + (long long)(j % a.K) * a.d + (long long)(l & 3) * EPW * a.s;
+    a.span_pad = cached_stride({2, a.span, a.K, a.d, a.s, EPW}, [&] {
+        return pick_stride(a.span, 1, [&](int sp) {
+            return bank_conflicts([&](int l) {
+                const int j = l >> 2;
+                return (long long)(j / a.K) * sp + (long long)(j % a.K) * a.d + (long long)(l & 3) * EPW * a.s;
+            });
         });
     });
     a.div_span = make_fastdiv((uint32_t)a.span);
