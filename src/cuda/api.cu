@@ -111,6 +111,16 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
      * forward kernel on grad_y itself with the weight read as its adjoint (no gather, no scratch).
      * Tiny problems keep the direct kernel. */
     BwdInputPick pick = force_direct() ? BwdInputPick::Direct : bwd_input_pick();
+    if (pick == BwdInputPick::Auto && tiny_backward(pr) && p->stride == 1 &&
+        p->padding <= (p->kernel_size - 1) * p->dilation) { /* the adjoint case: no planes, no scratch */
+        /* Tiny stride-1 problems: the adjoint forward is one launch of the tiny forward tile (the
+         * direct grad_input kernel took ~60 us of GPU time on kernelbench_74_small); if it declines
+         * (C_out/groups < 8), the direct kernel, not the tensor-core one. */
+        st = convt1d_bwd_input_planes(pr, grad_y, w, grad_x, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+        pick = BwdInputPick::Direct;
+    }
     if (pick == BwdInputPick::Auto)
         pick = tiny_backward(pr)                      ? BwdInputPick::Direct
                : p->stride >= 4 || p->stride == 1 ? BwdInputPick::Planes
