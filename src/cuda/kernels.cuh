@@ -63,6 +63,8 @@ convt1d_status convt1d_bwd_weight_tc(const convt1d_problem &pr, const void *grad
 /* grad_input of a strided problem as ONE stride-1 tensor-core forward (bwd_input_planes.cu): grad_y is
  * gathered into its phase planes (the R = s/gcd(s,d) phases taps reach) and w re-indexed
  * (bwd_input_planes.cuh), then convt1d_fwd_tc runs on [N, G*Cout_g*R, L_in+P] with K' = P+1 taps. Scratch (planes, W') from cudaMallocAsync on `stream`.
+ * At stride 1 (padding <= (K-1)*d) no planes: the forward of the adjoint problem runs on grad_y itself,
+ * reading w transposed and flipped (convt1d_problem::w_adjoint), with no scratch.
  * f32 (TF32 or 3xTF32 by pr.math), f16, bf16. Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an
  * error, for problems the forward kernel would not take (checked before launching) or declines. */
 convt1d_status convt1d_bwd_input_planes(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
