@@ -107,3 +107,33 @@ def test_phase_identities_float64():
         r = run([script], timeout=600)
         assert r.returncode == 0, script + "\n" + r.stdout + r.stderr
         assert " 0 failed" in r.stdout and " passed" in r.stdout, r.stdout
+
+
+def test_latency_timer_interleaves_and_restores_gc():
+    """time_calls_pair (latency shapes): both sides timed in alternating bursts, per-call ms that reflect
+    each function's own cost, and Python's garbage collector left as it was."""
+    import gc
+    import time
+
+    import torch
+    from convt1d import bench
+
+    order = []
+
+    def fa():
+        order.append("a")
+        time.sleep(0.0002)
+
+    def fb():
+        order.append("b")
+        time.sleep(0.002)
+
+    was = gc.isenabled()
+    ta, tb = bench.time_calls_pair(fa, fb, torch.device("cpu"), budget_ms=60.0, rounds=3)
+    assert gc.isenabled() == was
+    assert 0 < ta < tb, (ta, tb)
+    assert tb > 1.5  # fb sleeps 2 ms per call
+    # warm-up pairs, then 3 rounds of an fa burst followed by an fb burst
+    runs = "".join(order).replace("ab" * 10, "", 1)
+    bursts = [r[0] for r in runs.replace("ab", "a|b").replace("ba", "b|a").split("|")]
+    assert bursts == ["a", "b"] * 3, bursts
