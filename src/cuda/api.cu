@@ -109,7 +109,7 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
      * 4.71 vs 11.76, codec_dec_s5 1.26 vs 3.04 / 0.79 vs 1.81 (strict fp32: equal); at stride 2 tc
      * wins (hifigan_up3 2.79 vs 3.02, kernelbench_79 0.88 vs 1.40). At stride 1 the planes path is the
      * forward kernel on grad_y itself with the weight read as its adjoint (no gather, no scratch).
-     * Tiny problems keep the direct kernel. */
+     * Tiny problems take the direct kernel, except at stride 1 where the adjoint forward comes first. */
     BwdInputPick pick = force_direct() ? BwdInputPick::Direct : bwd_input_pick();
     if (pick == BwdInputPick::Auto && tiny_backward(pr) && p->stride == 1 &&
         p->padding <= (p->kernel_size - 1) * p->dilation) { /* the adjoint case: no planes, no scratch */
