@@ -250,6 +250,16 @@ template <int BM> struct warp_layout {
     static constexpr int MIN_BLOCKS_W = BM == 128 ? 2 : 3;
 };
 
+/* acc = 0 for one warp's 2 x NI fragments of 4 floats. */
+template <int NI> __device__ __forceinline__ void zero_acc(float (&acc)[2][NI][4]) {
+#pragma unroll
+    for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0.f;
+}
+
 /* Accumulators -> shared tile [BM][kCStride] (float); the caller syncs before and after. */
 template <int NI>
 __device__ __forceinline__ void acc_to_smem(float *cs, float acc[2][NI][4], int wm, int wn, int WN, int lane) {
@@ -392,12 +402,7 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
     b.w_rowlen = (int64_t)a.cout_g * a.K;
 
     float acc[2][WL::NI][4];
-#pragma unroll
-    for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < WL::NI; ++ni)
-#pragma unroll
-            for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0.f;
+    zero_acc<WL::NI>(acc);
 
     if (PIPE) {
         /* Two buffers: chunk it+1 streams in (cp.async) while chunk it is multiplied. */
@@ -615,12 +620,7 @@ __device__ __forceinline__ void weight_compute(float (&acc)[2][warp_layout<BM>::
     };
     if constexpr (MODE == MODE_3XTF32) {
         float tile[2][WL::NI][4];
-#pragma unroll
-        for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-            for (int ni = 0; ni < WL::NI; ++ni)
-#pragma unroll
-                for (int r = 0; r < 4; ++r) tile[mi][ni][r] = 0.f;
+        zero_acc<WL::NI>(tile);
         run(tile);
 #pragma unroll
         for (int mi = 0; mi < 2; ++mi)
@@ -661,12 +661,7 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, MODE == MODE_3XTF32 
     }
 
     float acc[2][WL::NI][4];
-#pragma unroll
-    for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < WL::NI; ++ni)
-#pragma unroll
-            for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0.f;
+    zero_acc<WL::NI>(acc);
 
     const int64_t rt_begin = split * a.red_tiles / a.splits;
     const int64_t rt_end = (split + 1) * a.red_tiles / a.splits;
