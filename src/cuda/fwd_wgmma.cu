@@ -50,6 +50,7 @@ struct WgArgs {
     int nchunk;  /* ceil(cin / 64) */
     int q_min;
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
+    int dbg;     /* CONVT1D_WG_DEBUG (dev only): 1 skips the MMAs, 2 skips the TMA copies */
 };
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
@@ -121,9 +122,9 @@ template <> struct wg_mma<true, 256> {
     static __device__ __forceinline__ void run(float (&d)[128], uint64_t a, uint64_t b) { wgmma_bf16_n256(d, a, b); }
 };
 
-template <int BM, int BN, int STAGES> struct wg_layout {
+template <int BM, int BN, int STAGES, int PT = 32> struct wg_layout {
     static constexpr int CONSUMERS = BM / 64;               /* warpgroups */
-    static constexpr int THREADS = CONSUMERS * 128 + 32;    /* + one producer warp */
+    static constexpr int THREADS = CONSUMERS * 128 + PT;    /* + the producer (a warp or a warpgroup) */
     static constexpr int A_BYTES = BM * kBK * 2;
     static constexpr int B_BYTES = kBK * BN * 2;
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
@@ -131,11 +132,11 @@ template <int BM, int BN, int STAGES> struct wg_layout {
     static constexpr int SMEM = BAR_OFF + 2 * STAGES * 8 + 1024; /* + slack to align the base to 1024 */
 };
 
-template <bool BF, int BM, int BN, int STAGES, int MINB>
-__global__ void __launch_bounds__(wg_layout<BM, BN, STAGES>::THREADS, MINB)
+template <bool BF, int BM, int BN, int STAGES, int MINB, int PT>
+__global__ void __launch_bounds__(wg_layout<BM, BN, STAGES, PT>::THREADS, MINB)
     fwd_wgmma_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
-    typedef wg_layout<BM, BN, STAGES> L;
+    typedef wg_layout<BM, BN, STAGES, PT> L;
     typedef half_t<BF> H;
     typedef typename H::T T;
     extern __shared__ __align__(1024) unsigned char smem_raw[];
@@ -157,14 +158,18 @@ __global__ void __launch_bounds__(wg_layout<BM, BN, STAGES>::THREADS, MINB)
     }
     __syncthreads();
 
-    if (warp == L::CONSUMERS * 4) {
+    if (warp >= L::CONSUMERS * 4) {
         /* Producer: stage it = (chunk c, tap j). */
-        if (lane == 0) {
+        if (warp == L::CONSUMERS * 4 && lane == 0) {
             for (int it = 0; it < iters; ++it) {
                 const int s = it % STAGES;
                 if (it >= STAGES) mbar_wait(empty0 + 8 * s, ((it / STAGES) + 1) & 1);
                 const int c = it / a.T, j = it - c * a.T;
                 const uint32_t st = sbase + s * L::STAGE_BYTES, bar = full0 + 8 * s;
+                if (a.dbg == 2) {
+                    mbar_arrive(bar);
+                    continue;
+                }
                 mbar_expect_tx(bar, L::STAGE_BYTES);
                 tma_load_3d(st, &tmw, bar, c * kBK, m0, j);
 #pragma unroll
@@ -193,7 +198,7 @@ __global__ void __launch_bounds__(wg_layout<BM, BN, STAGES>::THREADS, MINB)
              * B: q-major, 64-column atoms 8 KB apart (LBO), 8-channel groups 1024 B apart (SBO). */
             const uint64_t da = desc_sw128(st + wg * (64 * kBK * 2) + kk * 32, 16, 1024);
             const uint64_t db = desc_sw128(st + L::A_BYTES + kk * 2048, kBoxQ * kBK * 2, 1024);
-            wg_mma<BF, BN>::run(acc, da, db);
+            if (a.dbg != 1) wg_mma<BF, BN>::run(acc, da, db);
         }
         wg_commit();
         /* Keep one group in flight: the previous stage's MMAs are done, release its buffer. */
@@ -335,10 +340,10 @@ int device_major() {
     return major;
 }
 
-template <bool BF, int BM, int BN, int STAGES, int MINB>
+template <bool BF, int BM, int BN, int STAGES, int MINB, int PT = 32>
 cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, cudaStream_t stream) {
-    typedef wg_layout<BM, BN, STAGES> L;
-    auto kern = fwd_wgmma_kernel<BF, BM, BN, STAGES, MINB>;
+    typedef wg_layout<BM, BN, STAGES, PT> L;
+    auto kern = fwd_wgmma_kernel<BF, BM, BN, STAGES, MINB, PT>;
     static bool attr_set = false; /* per process: one device kind is the common case; set again if it fails */
     if (!attr_set) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, L::SMEM);
@@ -354,7 +359,7 @@ bool wgmma_built() {
     static int built = -1;
     if (built < 0) {
         cudaFuncAttributes fa;
-        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<true, 128, 128, 3, 1>) == cudaSuccess && fa.ptxVersion >= 90 &&
+        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<true, 128, 128, 3, 1, 32>) == cudaSuccess && fa.ptxVersion >= 90 &&
                 fa.binaryVersion == 90;
         cudaGetLastError();
     }
@@ -403,6 +408,13 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / s;
     const int64_t lq = q_max - a.q_min + 1;
     a.yvec = ((uintptr_t)y & 15) == 0;
+    {
+        static const int dbg = [] {
+            const char *v = getenv("CONVT1D_WG_DEBUG");
+            return v ? atoi(v) : 0;
+        }();
+        a.dbg = dbg;
+    }
 
     const int BM = a.M <= 64 ? 64 : 128;
     constexpr int BN = 128;
@@ -431,7 +443,14 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
         wgmma_pack_kernel<false><<<pgrid, 256, 0, stream>>>(w, wp, a.T, M_pad, cin_pad, a.cin, a.cout, K, s, d,
                                                             pr.w_adjoint ? 1 : 0, total);
     const dim3 grid((unsigned)q_tiles, (unsigned)m_tiles, (unsigned)P.batch);
-    if (BM == 128)
+    static const int pwg = [] {
+        const char *v = getenv("CONVT1D_WG_PWG");
+        return v && v[0] == '1';
+    }();
+    if (BM == 128 && pwg)
+        e = bf ? launch<true, 128, BN, 3, 1, 128>(tmx, tmw, a, grid, stream)
+               : launch<false, 128, BN, 3, 1, 128>(tmx, tmw, a, grid, stream);
+    else if (BM == 128)
         e = bf ? launch<true, 128, BN, 3, 1>(tmx, tmw, a, grid, stream) : launch<false, 128, BN, 3, 1>(tmx, tmw, a, grid, stream);
     else
         e = bf ? launch<true, 64, BN, 4, 2>(tmx, tmw, a, grid, stream) : launch<false, 64, BN, 4, 2>(tmx, tmw, a, grid, stream);
