@@ -50,7 +50,9 @@ struct WgArgs {
     int nchunk;  /* ceil(cin / 64) */
     int q_min;
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
-    int dbg;     /* CONVT1D_WG_DEBUG (dev only): 1 skips the MMAs, 2 skips the TMA copies */
+    int dbg;     /* CONVT1D_WG_DEBUG (dev only): 1 skips the MMAs, 2 skips the TMA copies, 3 skips the
+                  * weight copy, 4 the input copy, 5 clamps input coordinates to >= 0 */
+    const CUtensorMap *gmaps; /* dev: the two maps from global memory instead of the parameters */
 };
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
@@ -170,11 +172,17 @@ __global__ void __launch_bounds__(wg_layout<BM, BN, STAGES, PT>::THREADS, MINB)
                     mbar_arrive(bar);
                     continue;
                 }
-                mbar_expect_tx(bar, L::STAGE_BYTES);
-                tma_load_3d(st, &tmw, bar, c * kBK, m0, j);
+                const CUtensorMap *mx = a.gmaps ? a.gmaps : &tmx, *mw = a.gmaps ? a.gmaps + 1 : &tmw;
+                mbar_expect_tx(bar, a.dbg == 3 ? L::B_BYTES : a.dbg == 4 ? L::A_BYTES : L::STAGE_BYTES);
+                if (a.dbg != 3) tma_load_3d(st, mw, bar, c * kBK, m0, j);
+                if (a.dbg != 4) {
 #pragma unroll
-                for (int b = 0; b < BN / kBoxQ; ++b)
-                    tma_load_3d(st + L::A_BYTES + b * (kBoxQ * kBK * 2), &tmx, bar, q0 - j * a.dj + b * kBoxQ, c * kBK, n);
+                    for (int b = 0; b < BN / kBoxQ; ++b) {
+                        int qc = q0 - j * a.dj + b * kBoxQ;
+                        if (a.dbg == 5 && qc < 0) qc = 0;
+                        tma_load_3d(st + L::A_BYTES + b * (kBoxQ * kBK * 2), mx, bar, qc, c * kBK, n);
+                    }
+                }
             }
         }
         return;
@@ -433,6 +441,16 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     if (!make_map(&tmw, wp, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T, kBK, (uint32_t)BM)) {
         cudaFreeAsync(wp, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    a.gmaps = nullptr;
+    if (getenv("CONVT1D_WG_GMAPS")) { /* dev: tensor maps read from global memory */
+        void *g = nullptr;
+        if (cudaMallocAsync(&g, 2 * sizeof(CUtensorMap), stream) == cudaSuccess) {
+            cudaMemcpyAsync(g, &tmx, sizeof(CUtensorMap), cudaMemcpyHostToDevice, stream);
+            cudaMemcpyAsync((char *)g + sizeof(CUtensorMap), &tmw, sizeof(CUtensorMap), cudaMemcpyHostToDevice, stream);
+            cudaStreamSynchronize(stream);
+            a.gmaps = (const CUtensorMap *)g; /* leaked: dev switch only */
+        }
     }
     const bool bf = pr.dtype == CONVT1D_BF16;
     const unsigned pgrid = (unsigned)((total + 255) / 256);
