@@ -1,21 +1,25 @@
 /* Hopper forward for fp16/bf16: the polyphase implicit GEMM of fwd_tc_kernel.cuh on wgmma, fed by TMA.
  *
- * GEMM (one batch row n, groups == 1): Y[m, q] = sum_{j < T} sum_ci Wm[j][m][ci] * X[ci, q - j*dj].
+ * GEMM (one batch row n, groups == 1), transposed so that positions are the M side:
+ *   D[q, m] = sum_{j < T} sum_ci X[ci, q - j*dj] * Wm[j][m][ci]
  *   stride 1:  m = co, tap j = k, dj = d; output o = q - p.
- *   stride s in {2, 4, 8, ...} (phases merged, see merge_phases in fwd_tc.cu): m = co*s + r, tap j holds
- *   the weight k with k*d = j*s + r (zero if none), dj = 1; output o = q*s + r - p.
- * A block owns BM rows x BN columns q. Each pipeline stage is one (64-channel chunk, tap) pair:
- *   A = Wm[j][m0 .. m0+BM)[c*64 .. +64): a TMA box of the packed weights, K-major, 128-byte swizzle;
- *   B = X[n][c*64 .. +64)[q0 - j*dj .. +BN): TMA boxes of the input itself, N(q)-major, 128-byte swizzle.
- * The tap shift is the TMA box coordinate, so no shifted copy is ever made; TMA zero-fills what lies
- * outside the tensor (q < 0, q >= L_in, channels >= C_in), so boundaries need no code.
- * Warp specialization: BM/64 consumer warpgroups (one 64-row wgmma slice each) and one producer warp
- * that issues the TMA copies; they meet on full/empty mbarriers, STAGES deep.
+ *   stride s dividing 64 (phases merged, see merge_phases in fwd_tc.cu): m = co*s + r, tap j holds the
+ *   weight k with k*d = j*s + r (zero if none), dj = 1; output o = q*s + r - p.
+ * Why this orientation: a TMA box must start 16-byte aligned along the contiguous dimension (a box at
+ * q0 - 1 faults with "illegal instruction", dev/cuda/tma/tma_probe.cu), and a wgmma shared-memory
+ * descriptor moves in 16-byte steps too, so the one-element tap shift cannot live in the B operand. So
+ * X is the A operand, loaded from shared memory into registers at any element shift; the weights are
+ * the B operand (K-major, 128-byte swizzle) straight from TMA.
+ * A block owns BQ = 128 positions (two consumer warpgroups of 64) x BR rows m. Each pipeline stage is
+ * one 64-channel chunk: the input window X[c*64 .. +64)[q0 - H .. q0 + BQ) (H = taps' spread rounded
+ * up to 8, three 64-column TMA boxes, zero-filled outside the tensor) and the weights of all T taps
+ * for that chunk (one TMA box [T][BR][64]). One producer warp issues the copies; full/empty mbarriers.
  * Epilogue: bias added, converted, staged in shared memory in output order (row co, column o, each row
- * shifted so that its 16-byte global chunks line up), then written with 16-byte stores.
+ * shifted so its 16-byte global chunks line up), then written with 16-byte stores.
  *
  * Taken for: sm_90 (built as sm_90a), fp16/bf16, groups == 1, L_in a multiple of 8 (TMA row pitch),
- * x 16-byte aligned, stride 1 or a stride dividing 64. Everything else: fwd_tc.cu's mma.sync kernel. */
+ * x 16-byte aligned, stride 1 or dividing 64, spread (T-1)*dj <= 64, stages that fit shared memory.
+ * Everything else: fwd_tc.cu's mma.sync kernel. */
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -34,9 +38,14 @@ namespace {
 #define CONVT1D_WG_DEVICE 0
 #endif
 
-constexpr int kBK = 64;           /* input channels per stage: one 128-byte swizzle row of 16-bit values */
-constexpr int kBoxQ = 64;         /* q columns per TMA box of the input (128 bytes) */
-constexpr int kRowPad = 16;       /* epilogue: elements of room per staged row for its alignment shift */
+constexpr int kBK = 64;    /* input channels per stage: one 128-byte swizzle row of 16-bit values */
+constexpr int kBox = 64;   /* q columns per TMA box of the input (128 bytes) */
+constexpr int kBQ = 128;   /* positions per block: two consumer warpgroups of 64 */
+constexpr int kXBoxes = 3; /* input window: BQ + H <= 192 columns */
+constexpr int kXBytes = kXBoxes * kBox * kBK * 2;
+constexpr int kRowPad = 16; /* epilogue: elements of room per staged row for its alignment shift */
+constexpr int kThreads = 2 * 128 + 32;
+constexpr int kMaxSmem = 227 * 1024;
 
 struct WgArgs {
     const void *bias;
@@ -45,14 +54,13 @@ struct WgArgs {
     int ps;      /* phases merged into rows (1 at stride 1) */
     int T;       /* taps */
     int dj;      /* input offset between consecutive taps */
-    int M;       /* GEMM rows: cout * ps */
-    int cin;
+    int H;       /* window columns before q0: (T-1)*dj rounded up to 8 */
+    int M;       /* GEMM rows m: cout * ps */
     int nchunk;  /* ceil(cin / 64) */
-    int q_min;
+    int qa;      /* first q of tile 0: p/s rounded down to 8 */
+    int stages;
+    int w_bytes; /* weight bytes per stage: T * BR * 128 */
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
-    int dbg;     /* CONVT1D_WG_DEBUG (dev only): 1 skips the MMAs, 2 skips the TMA copies, 3 skips the
-                  * weight copy, 4 the input copy, 5 clamps input coordinates to >= 0 */
-    const CUtensorMap *gmaps; /* dev: the two maps from global memory instead of the parameters */
 };
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
@@ -96,6 +104,13 @@ __device__ __forceinline__ uint64_t desc_sw128(uint32_t addr, uint32_t lbo, uint
     return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32) |
            (1ull << 62);
 }
+/* 16-bit element (channel row r, window column x) of a stage's input window: three TMA boxes of
+ * [64 rows][64 columns], each with the 128-byte swizzle (16-byte chunk index XOR row % 8). */
+__device__ __forceinline__ uint32_t xwin(const unsigned char *xw, int r, int x) {
+    const int b = x >> 6, c = x & 63;
+    return *reinterpret_cast<const unsigned short *>(xw + b * (kBox * kBK * 2) + r * 128 +
+                                                     ((((c >> 3) ^ (r & 7))) << 4) + ((c & 7) << 1));
+}
 #endif
 
 template <bool BF> struct half_t;
@@ -110,115 +125,107 @@ template <> struct half_t<true> {
     static __device__ __forceinline__ T from_f(float v) { return __float2bfloat16_rn(v); }
 };
 
-template <bool BF, int BN> struct wg_mma;
-template <> struct wg_mma<false, 128> {
-    static __device__ __forceinline__ void run(float (&d)[64], uint64_t a, uint64_t b) { wgmma_f16_n128(d, a, b); }
+template <bool BF, int BR> struct wg_mma;
+template <> struct wg_mma<false, 64> {
+    static __device__ __forceinline__ void run(float (&d)[32], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_f16_n64(d, a, b); }
 };
-template <> struct wg_mma<false, 256> {
-    static __device__ __forceinline__ void run(float (&d)[128], uint64_t a, uint64_t b) { wgmma_f16_n256(d, a, b); }
+template <> struct wg_mma<false, 128> {
+    static __device__ __forceinline__ void run(float (&d)[64], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_f16_n128(d, a, b); }
+};
+template <> struct wg_mma<true, 64> {
+    static __device__ __forceinline__ void run(float (&d)[32], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_bf16_n64(d, a, b); }
 };
 template <> struct wg_mma<true, 128> {
-    static __device__ __forceinline__ void run(float (&d)[64], uint64_t a, uint64_t b) { wgmma_bf16_n128(d, a, b); }
-};
-template <> struct wg_mma<true, 256> {
-    static __device__ __forceinline__ void run(float (&d)[128], uint64_t a, uint64_t b) { wgmma_bf16_n256(d, a, b); }
+    static __device__ __forceinline__ void run(float (&d)[64], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_bf16_n128(d, a, b); }
 };
 
-template <int BM, int BN, int STAGES, int PT = 32> struct wg_layout {
-    static constexpr int CONSUMERS = BM / 64;               /* warpgroups */
-    static constexpr int THREADS = CONSUMERS * 128 + PT;    /* + the producer (a warp or a warpgroup) */
-    static constexpr int A_BYTES = BM * kBK * 2;
-    static constexpr int B_BYTES = kBK * BN * 2;
-    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
-    static constexpr int BAR_OFF = STAGES * STAGE_BYTES;    /* full[STAGES], empty[STAGES] */
-    static constexpr int SMEM = BAR_OFF + 2 * STAGES * 8 + 1024; /* + slack to align the base to 1024 */
-};
+/* Stage layout: [weights T x BR x 128 B][input window kXBytes]; barriers after the last stage. */
+__host__ __device__ constexpr int stage_bytes(int T, int BR) { return T * BR * 128 + kXBytes; }
 
-template <bool BF, int BM, int BN, int STAGES, int MINB, int PT>
-__global__ void __launch_bounds__(wg_layout<BM, BN, STAGES, PT>::THREADS, MINB)
+template <bool BF, int BR>
+__global__ void __launch_bounds__(kThreads, 1)
     fwd_wgmma_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
-    typedef wg_layout<BM, BN, STAGES, PT> L;
     typedef half_t<BF> H;
     typedef typename H::T T;
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
-    const uint32_t full0 = sbase + L::BAR_OFF, empty0 = full0 + STAGES * 8;
+    const int SB = a.w_bytes + kXBytes;
+    const uint32_t full0 = sbase + a.stages * SB, empty0 = full0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    const int q0 = a.q_min + blockIdx.x * BN;
-    const int m0 = blockIdx.y * BM;
+    const int q0 = a.qa + blockIdx.x * kBQ;
+    const int m0 = blockIdx.y * BR;
     const int n = blockIdx.z;
-    const int iters = a.nchunk * a.T;
 
     if (tid == 0) {
-        for (int s = 0; s < STAGES; ++s) {
+        for (int s = 0; s < a.stages; ++s) {
             mbar_init(full0 + 8 * s, 1);
-            mbar_init(empty0 + 8 * s, L::CONSUMERS * 4);
+            mbar_init(empty0 + 8 * s, 8); /* the 8 consumer warps */
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
 
-    if (warp >= L::CONSUMERS * 4) {
-        /* Producer: stage it = (chunk c, tap j). */
-        if (warp == L::CONSUMERS * 4 && lane == 0) {
-            for (int it = 0; it < iters; ++it) {
-                const int s = it % STAGES;
-                if (it >= STAGES) mbar_wait(empty0 + 8 * s, ((it / STAGES) + 1) & 1);
-                const int c = it / a.T, j = it - c * a.T;
-                const uint32_t st = sbase + s * L::STAGE_BYTES, bar = full0 + 8 * s;
-                if (a.dbg == 2) {
-                    mbar_arrive(bar);
-                    continue;
-                }
-                const CUtensorMap *mx = a.gmaps ? a.gmaps : &tmx, *mw = a.gmaps ? a.gmaps + 1 : &tmw;
-                mbar_expect_tx(bar, a.dbg == 3 ? L::B_BYTES : a.dbg == 4 ? L::A_BYTES : L::STAGE_BYTES);
-                if (a.dbg != 3) tma_load_3d(st, mw, bar, c * kBK, m0, j);
-                if (a.dbg != 4) {
+    if (warp == 8) {
+        /* Producer: stage c = channel chunk c (input window and the weights of every tap). */
+        if (lane == 0) {
+            for (int c = 0; c < a.nchunk; ++c) {
+                const int s = c % a.stages;
+                if (c >= a.stages) mbar_wait(empty0 + 8 * s, ((c / a.stages) + 1) & 1);
+                const uint32_t st = sbase + s * SB, bar = full0 + 8 * s;
+                mbar_expect_tx(bar, SB);
+                tma_load_3d(st, &tmw, bar, c * kBK, m0, 0);
 #pragma unroll
-                    for (int b = 0; b < BN / kBoxQ; ++b) {
-                        int qc = q0 - j * a.dj + b * kBoxQ;
-                        if (a.dbg == 5 && qc < 0) qc = 0;
-                        tma_load_3d(st + L::A_BYTES + b * (kBoxQ * kBK * 2), mx, bar, qc, c * kBK, n);
-                    }
-                }
+                for (int b = 0; b < kXBoxes; ++b)
+                    tma_load_3d(st + a.w_bytes + b * (kBox * kBK * 2), &tmx, bar, q0 - a.H + b * kBox, c * kBK, n);
             }
         }
         return;
     }
 
-    /* Consumers: warpgroup wg multiplies rows [64 wg, 64 wg + 64) of the block. */
-    const int wg = warp >> 2;
-    float acc[BN / 2];
+    /* Consumers: warpgroup wg owns positions [64 wg, 64 wg + 64) of the block; warp w of it rows
+     * 16 w .. 16 w + 15 of the wgmma, lane (g, t) the A fragment rows g, g + 8 and channels 2t, 2t + 1
+     * (+ 8), exactly the mma.m16n8k16 A layout. */
+    const int g = lane >> 2, t = lane & 3;
+    const int qrow = (warp >> 2) * 64 + (warp & 3) * 16 + g; /* block position of fragment row g */
+    float acc[BR / 2];
 #pragma unroll
-    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    for (int it = 0; it < iters; ++it) {
-        const int s = it % STAGES;
-        mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
-        const uint32_t st = sbase + s * L::STAGE_BYTES;
-        wg_fence();
-        /* Always the full 64 channels (zero past C_in in both operands): a data-dependent step count
-         * would make ptxas serialize the wgmmas. */
+    for (int i = 0; i < BR / 2; ++i) acc[i] = 0.f;
+    for (int c = 0; c < a.nchunk; ++c) {
+        const int s = c % a.stages;
+        mbar_wait(full0 + 8 * s, (c / a.stages) & 1);
+        const unsigned char *xw = sm + s * SB + a.w_bytes;
+        const uint32_t wst = sbase + s * SB;
+        for (int j = 0; j < a.T; ++j) {
+            const int x0 = qrow + a.H - j * a.dj; /* window column of row g for tap j */
+            uint32_t af[4][4];
 #pragma unroll
-        for (int kk = 0; kk < kBK / 16; ++kk) {
-            /* A: K-major rows of 128 B, 8-row groups 1024 B apart; a k16 step is 32 B along the row.
-             * B: q-major, 64-column atoms 8 KB apart (LBO), 8-channel groups 1024 B apart (SBO). */
-            const uint64_t da = desc_sw128(st + wg * (64 * kBK * 2) + kk * 32, 16, 1024);
-            const uint64_t db = desc_sw128(st + L::A_BYTES + kk * 2048, kBoxQ * kBK * 2, 1024);
-            if (a.dbg != 1) wg_mma<BF, BN>::run(acc, da, db);
+            for (int kk = 0; kk < 4; ++kk) {
+                const int r0 = kk * 16 + 2 * t;
+                af[kk][0] = xwin(xw, r0, x0) | (xwin(xw, r0 + 1, x0) << 16);
+                af[kk][1] = xwin(xw, r0, x0 + 8) | (xwin(xw, r0 + 1, x0 + 8) << 16);
+                af[kk][2] = xwin(xw, r0 + 8, x0) | (xwin(xw, r0 + 9, x0) << 16);
+                af[kk][3] = xwin(xw, r0 + 8, x0 + 8) | (xwin(xw, r0 + 9, x0 + 8) << 16);
+            }
+            wg_fence();
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+                /* B: tap j's [BR][64] weight rows, K-major 128-byte rows, 8-row groups 1024 B apart; a
+                 * k16 step is 32 B along the row. */
+                const uint64_t db = desc_sw128(wst + j * (BR * 128) + kk * 32, 16, 1024);
+                wg_mma<BF, BR>::run(acc, af[kk], db);
+            }
+            wg_commit();
+            wg_wait<0>(); /* af is rewritten by the next tap */
         }
-        wg_commit();
-        /* Keep one group in flight: the previous stage's MMAs are done, release its buffer. */
-        wg_wait<1>();
-        if (it > 0 && lane == 0) mbar_arrive(empty0 + 8 * ((it - 1) % STAGES));
+        if (lane == 0) mbar_arrive(empty0 + 8 * s);
     }
-    wg_wait<0>();
 
     /* Epilogue. Every consumer is past its last MMA before the stage buffers are reused. */
-    named_sync(1, L::CONSUMERS * 128);
-    const int R = BM / a.ps;         /* output channels of this block */
-    const int W = BN * a.ps;         /* output positions per channel */
+    named_sync(1, 256);
+    const int R = BR / a.ps;         /* output channels of this block */
+    const int W = kBQ * a.ps;        /* output positions per channel */
     const int pitch = W + kRowPad;   /* elements; a multiple of 8 */
     T *tile = reinterpret_cast<T *>(sm);
     const int64_t obase = (int64_t)q0 * a.ps - a.p; /* output position of tile column 0 */
@@ -228,47 +235,39 @@ __global__ void __launch_bounds__(wg_layout<BM, BN, STAGES, PT>::THREADS, MINB)
         const int64_t e = ((int64_t)n * a.cout + co) * a.L_out + obase;
         return (int)(((e % 8) + 8) % 8);
     };
-    {
-        const int g = lane >> 2, t = lane & 3;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int ml = wg * 64 + (warp & 3) * 16 + g + 8 * h; /* row within the block */
-            const int m = m0 + ml;
+    for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+        for (int u = 0; u < 2; ++u) {
+            const int ml = i * 8 + 2 * t + u; /* block row m of accumulators acc[4i + u], acc[4i + 2 + u] */
             const int col = ml / a.ps, r = ml - col * a.ps;
             const int co = co0 + col;
-            const float bv = a.bias && m < a.M ? H::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-            const int sh = row_shift(co);
-            T *row = tile + col * pitch + sh + r;
-#pragma unroll
-            for (int i = 0; i < BN / 8; ++i) {
-                const int q = i * 8 + 2 * t;
-                row[q * a.ps] = H::from_f(acc[4 * i + 2 * h] + bv);
-                row[(q + 1) * a.ps] = H::from_f(acc[4 * i + 2 * h + 1] + bv);
-            }
+            const float bv = a.bias && m0 + ml < a.M ? H::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+            T *row = tile + col * pitch + row_shift(co) + r;
+            row[qrow * a.ps] = H::from_f(acc[4 * i + u] + bv);
+            row[(qrow + 8) * a.ps] = H::from_f(acc[4 * i + 2 + u] + bv);
         }
     }
-    named_sync(1, L::CONSUMERS * 128);
+    named_sync(1, 256);
     /* 16-byte chunks of each output row, aligned in global memory. */
     const int chunks = W / 8 + 2;
     T *y = static_cast<T *>(a.y);
-    for (int e = tid; e < R * chunks; e += L::CONSUMERS * 128) {
+    const int64_t o_lo = obase > 0 ? obase : 0;
+    const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
+    for (int e = tid; e < R * chunks; e += 256) {
         const int col = e / chunks, k = e - col * chunks;
         const int co = co0 + col;
-        if (co >= a.cout) continue;
+        if (co >= a.cout || o_lo >= o_hi) continue;
         const int64_t gb = ((int64_t)n * a.cout + co) * a.L_out;
-        const int64_t o_lo = obase > 0 ? obase : 0;
-        const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
-        if (o_lo >= o_hi) continue;
-        const int sh = row_shift(co);
-        const int64_t start = gb + obase - sh; /* a multiple of 8: tile column 0 of this row */
-        const int64_t c0 = start + 8 * k;      /* this chunk's first element */
+        const int64_t start = gb + obase - row_shift(co); /* a multiple of 8: tile column 0 of this row */
+        const int64_t c0 = start + 8 * k;                 /* this chunk's first element */
         if (c0 + 8 <= gb + o_lo || c0 >= gb + o_hi) continue;
         const T *src = tile + col * pitch + 8 * k;
         if (a.yvec && c0 >= gb + o_lo && c0 + 8 <= gb + o_hi) {
             *reinterpret_cast<uint4 *>(y + c0) = *reinterpret_cast<const uint4 *>(src);
         } else {
-            for (int u = 0; u < 8; ++u)
-                if (c0 + u >= gb + o_lo && c0 + u < gb + o_hi) y[c0 + u] = src[u];
+            for (int v = 0; v < 8; ++v)
+                if (c0 + v >= gb + o_lo && c0 + v < gb + o_hi) y[c0 + v] = src[v];
         }
     }
 #else
@@ -322,13 +321,14 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
     return fn;
 }
 
-/* 3D tiled map over 16-bit data [d2][d1][d0] (d0 contiguous), box b0 x b1 x 1, 128-byte swizzle. */
-bool make_map(CUtensorMap *m, const void *base, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0, uint32_t b1) {
+/* 3D tiled map over 16-bit data [d2][d1][d0] (d0 contiguous), box b0 x b1 x b2, 128-byte swizzle. */
+bool make_map(CUtensorMap *m, const void *base, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0, uint32_t b1,
+              uint32_t b2) {
     PFN_cuTensorMapEncodeTiled_v12000 fn = encode_fn();
     if (!fn) return false;
     const cuuint64_t dims[3] = {d0, d1, d2};
     const cuuint64_t strides[2] = {d0 * 2, d0 * d1 * 2};
-    const cuuint32_t box[3] = {b0, b1, 1};
+    const cuuint32_t box[3] = {b0, b1, b2};
     const cuuint32_t es[3] = {1, 1, 1};
     return fn(m, CU_TENSOR_MAP_DATA_TYPE_UINT16, 3, const_cast<void *>(base), dims, strides, box, es,
               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
@@ -348,17 +348,17 @@ int device_major() {
     return major;
 }
 
-template <bool BF, int BM, int BN, int STAGES, int MINB, int PT = 32>
-cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, cudaStream_t stream) {
-    typedef wg_layout<BM, BN, STAGES, PT> L;
-    auto kern = fwd_wgmma_kernel<BF, BM, BN, STAGES, MINB, PT>;
-    static bool attr_set = false; /* per process: one device kind is the common case; set again if it fails */
+template <bool BF, int BR>
+cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
+                   cudaStream_t stream) {
+    auto kern = fwd_wgmma_kernel<BF, BR>;
+    static bool attr_set = false; /* the maximum, once per process */
     if (!attr_set) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, L::SMEM);
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
         if (e != cudaSuccess) return e;
         attr_set = true;
     }
-    kern<<<grid, L::THREADS, L::SMEM, stream>>>(tmx, tmw, a);
+    kern<<<grid, kThreads, smem, stream>>>(tmx, tmw, a);
     return cudaGetLastError();
 }
 
@@ -367,7 +367,7 @@ bool wgmma_built() {
     static int built = -1;
     if (built < 0) {
         cudaFuncAttributes fa;
-        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<true, 128, 128, 3, 1, 32>) == cudaSuccess && fa.ptxVersion >= 90 &&
+        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<true, 128>) == cudaSuccess && fa.ptxVersion >= 90 &&
                 fa.binaryVersion == 90;
         cudaGetLastError();
     }
@@ -397,7 +397,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     a.bias = bias;
     a.y = y;
     a.cout = (int)P.out_channels;
-    a.cin = (int)P.in_channels;
+    const int cin = (int)P.in_channels;
     a.L_out = (int)pr.out_length;
     a.p = (int)P.padding;
     a.ps = s;
@@ -405,73 +405,56 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
         a.T = K;
         a.dj = d;
     } else {
-        if (64 % s != 0) return CONVT1D_ERROR_NOT_SUPPORTED; /* merged rows must tile 64-row slices */
+        if (64 % s != 0) return CONVT1D_ERROR_NOT_SUPPORTED; /* merged rows must tile the 64-row slices */
         a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
         a.dj = 1;
     }
-    if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int64_t spread = (int64_t)(a.T - 1) * a.dj;
+    if (spread > kXBoxes * kBox - kBQ) return CONVT1D_ERROR_NOT_SUPPORTED; /* the window holds BQ + 64 columns */
+    a.H = (int)((spread + 7) / 8 * 8);
     a.M = a.cout * s;
-    a.nchunk = (a.cin + kBK - 1) / kBK;
-    a.q_min = a.p / s;
+    a.nchunk = (cin + kBK - 1) / kBK;
+    const int q_min = a.p / s;
+    a.qa = q_min / 8 * 8; /* tiles start 8-aligned: the window's TMA boxes must start 16-byte aligned */
     const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / s;
-    const int64_t lq = q_max - a.q_min + 1;
     a.yvec = ((uintptr_t)y & 15) == 0;
-    {
-        static const int dbg = [] {
-            const char *v = getenv("CONVT1D_WG_DEBUG");
-            return v ? atoi(v) : 0;
-        }();
-        a.dbg = dbg;
-    }
 
-    const int BM = a.M <= 64 ? 64 : 128;
-    constexpr int BN = 128;
-    const int m_tiles = (a.M + BM - 1) / BM;
-    const int64_t q_tiles = (lq + BN - 1) / BN;
-    if (q_tiles > INT_MAX || m_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int M_pad = m_tiles * BM, cin_pad = a.nchunk * kBK;
+    const int BR = a.M <= 64 ? 64 : 128;
+    a.w_bytes = a.T * BR * 128;
+    const int SB = stage_bytes(a.T, BR);
+    a.stages = (kMaxSmem - 1024 - 64) / SB;
+    if (a.stages > 4) a.stages = 4;
+    if (a.stages < 2 || a.T > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int smem = a.stages * SB + a.stages * 16 + 1024;
+    const int r_tiles = (a.M + BR - 1) / BR;
+    const int64_t q_tiles = (q_max - a.qa + 1 + kBQ - 1) / kBQ;
+    if (q_tiles > INT_MAX || r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int M_pad = r_tiles * BR, cin_pad = a.nchunk * kBK;
 
     CUtensorMap tmx, tmw;
-    if (!make_map(&tmx, x, (uint64_t)P.in_length, (uint64_t)a.cin, (uint64_t)P.batch, kBoxQ, kBK))
+    if (!make_map(&tmx, x, (uint64_t)P.in_length, (uint64_t)cin, (uint64_t)P.batch, kBox, kBK, 1))
         return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t total = (int64_t)a.T * M_pad * cin_pad;
     void *wp = nullptr;
     cudaError_t e = cudaMallocAsync(&wp, (size_t)total * 2, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
-    if (!make_map(&tmw, wp, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T, kBK, (uint32_t)BM)) {
+    if (!make_map(&tmw, wp, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T, kBK, (uint32_t)BR, (uint32_t)a.T)) {
         cudaFreeAsync(wp, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    }
-    a.gmaps = nullptr;
-    if (getenv("CONVT1D_WG_GMAPS")) { /* dev: tensor maps read from global memory */
-        void *g = nullptr;
-        if (cudaMallocAsync(&g, 2 * sizeof(CUtensorMap), stream) == cudaSuccess) {
-            cudaMemcpyAsync(g, &tmx, sizeof(CUtensorMap), cudaMemcpyHostToDevice, stream);
-            cudaMemcpyAsync((char *)g + sizeof(CUtensorMap), &tmw, sizeof(CUtensorMap), cudaMemcpyHostToDevice, stream);
-            cudaStreamSynchronize(stream);
-            a.gmaps = (const CUtensorMap *)g; /* leaked: dev switch only */
-        }
     }
     const bool bf = pr.dtype == CONVT1D_BF16;
     const unsigned pgrid = (unsigned)((total + 255) / 256);
     if (bf)
-        wgmma_pack_kernel<true><<<pgrid, 256, 0, stream>>>(w, wp, a.T, M_pad, cin_pad, a.cin, a.cout, K, s, d,
+        wgmma_pack_kernel<true><<<pgrid, 256, 0, stream>>>(w, wp, a.T, M_pad, cin_pad, cin, a.cout, K, s, d,
                                                            pr.w_adjoint ? 1 : 0, total);
     else
-        wgmma_pack_kernel<false><<<pgrid, 256, 0, stream>>>(w, wp, a.T, M_pad, cin_pad, a.cin, a.cout, K, s, d,
+        wgmma_pack_kernel<false><<<pgrid, 256, 0, stream>>>(w, wp, a.T, M_pad, cin_pad, cin, a.cout, K, s, d,
                                                             pr.w_adjoint ? 1 : 0, total);
-    const dim3 grid((unsigned)q_tiles, (unsigned)m_tiles, (unsigned)P.batch);
-    static const int pwg = [] {
-        const char *v = getenv("CONVT1D_WG_PWG");
-        return v && v[0] == '1';
-    }();
-    if (BM == 128 && pwg)
-        e = bf ? launch<true, 128, BN, 3, 1, 128>(tmx, tmw, a, grid, stream)
-               : launch<false, 128, BN, 3, 1, 128>(tmx, tmw, a, grid, stream);
-    else if (BM == 128)
-        e = bf ? launch<true, 128, BN, 3, 1>(tmx, tmw, a, grid, stream) : launch<false, 128, BN, 3, 1>(tmx, tmw, a, grid, stream);
+    const dim3 grid((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)P.batch);
+    if (BR == 128)
+        e = bf ? launch<true, 128>(tmx, tmw, a, grid, smem, stream) : launch<false, 128>(tmx, tmw, a, grid, smem, stream);
     else
-        e = bf ? launch<true, 64, BN, 4, 2>(tmx, tmw, a, grid, stream) : launch<false, 64, BN, 4, 2>(tmx, tmw, a, grid, stream);
+        e = bf ? launch<true, 64>(tmx, tmw, a, grid, smem, stream) : launch<false, 64>(tmx, tmw, a, grid, smem, stream);
     const cudaError_t f = cudaFreeAsync(wp, stream);
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
