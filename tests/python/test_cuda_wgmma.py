@@ -1,7 +1,8 @@
 """fp16/bf16 forward shapes large enough for the Hopper wgmma/TMA kernel (src/cuda/fwd_wgmma.cu).
 
-On an sm_90 GPU these take that kernel (groups 1, L_in a multiple of 8, above the tiny-problem size);
-elsewhere the mma.sync kernel, and the checks hold the same. Each shape hits one of its cases: channel
+On an sm_90 GPU these take that kernel (groups 1, L_in a multiple of 8, above the tiny-problem size),
+forced with CONVT1D_WGMMA=1 and by the shipped heuristic; elsewhere the mma.sync kernel, and the checks
+hold the same. Each shape hits one of its cases: channel
 counts that are not multiples of the 64-channel chunk or of the 64/128-row tile, merged strides 2..16
 with dilation and padding, output_padding, odd output lengths (unaligned output rows), bias, and the
 stride-1 grad_input that runs the forward on the adjoint weights. The output memory is poisoned with
@@ -44,9 +45,12 @@ def poison_then_run(x, w, b, c):
     return convt1d.conv_transpose1d(x, w, b, **kwargs(c))
 
 
+@pytest.mark.parametrize("pick", ["forced", "heuristic"])
 @pytest.mark.parametrize("dtype,tol", [(torch.float16, 2e-3), (torch.bfloat16, 1e-2)])
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
-def test_wgmma_forward(c, dtype, tol):
+def test_wgmma_forward(c, dtype, tol, pick, monkeypatch):
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_WGMMA", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)  # fresh inputs every run
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     y = poison_then_run(x, w, b, c)
@@ -56,8 +60,9 @@ def test_wgmma_forward(c, dtype, tol):
 
 @pytest.mark.parametrize("dtype,tol", [(torch.float16, 2e-3), (torch.bfloat16, 1e-2)])
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
-def test_wgmma_grad_input_adjoint(c, dtype, tol):
+def test_wgmma_grad_input_adjoint(c, dtype, tol, monkeypatch):
     # Stride-1 grad_input is the forward of the adjoint problem (weights read transposed and flipped).
+    monkeypatch.setenv("CONVT1D_WGMMA", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     xr = x.clone().requires_grad_()
