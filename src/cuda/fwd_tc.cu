@@ -211,18 +211,6 @@ bool merge_phases(const Args &a) {
     return slots * 4 <= (int64_t)a.K * 5; /* at most 25% zero slots */
 }
 
-int sm_major() {
-    static int major = -1; /* one GPU generation per process is the common case */
-    if (major < 0) {
-        int dev = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-        int m = 0;
-        if (cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
-        major = m;
-    }
-    return major;
-}
-
 int sm_count() {
     static int count = -1;
     if (count < 0) {
@@ -244,6 +232,18 @@ int64_t cfg_grid(const Args &a, const CfgInfo &ci) {
 
 }  // namespace
 
+int convt1d_sm_major() {
+    static int major = -1; /* one GPU generation per process is the common case */
+    if (major < 0) {
+        int dev = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+        int m = 0;
+        if (cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
+        major = m;
+    }
+    return major;
+}
+
 convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                   void *y, cudaStream_t stream, int cfg) {
     const convt1d_params &P = pr.p;
@@ -254,7 +254,7 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     if (P.in_length > lim || pr.out_length > lim || P.in_channels > lim || P.out_channels > lim ||
         P.kernel_size > lim || P.stride > 4096 || P.padding > lim || P.dilation > lim || P.batch > lim)
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (sm_major() < 8) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() < 8) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     Args a;
     a.x = x;

@@ -344,19 +344,6 @@ bool make_map(CUtensorMap *m, const void *base, uint64_t d0, uint64_t d1, uint64
               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-int device_major() {
-    static int major = -1;
-    if (major < 0) {
-        int dev = 0, m = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
-            cudaGetLastError();
-            return 0;
-        }
-        major = m;
-    }
-    return major;
-}
-
 template <bool BF, int BR>
 cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
                    cudaStream_t stream) {
@@ -398,7 +385,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.stride > 64 || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (device_major() != 9 || !wgmma_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !wgmma_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
     WgArgs a;
