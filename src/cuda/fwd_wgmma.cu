@@ -1,25 +1,32 @@
-/* Hopper forward for fp16/bf16: the polyphase implicit GEMM of fwd_tc_kernel.cuh on wgmma, fed by TMA.
+/* Hopper forward (fp16, bf16, and fp32 as TF32): the polyphase implicit GEMM on wgmma, both operands
+ * fed to shared memory by TMA.
  *
- * GEMM (one batch row n, groups == 1), transposed so that positions are the M side:
+ * GEMM (one batch row n, groups == 1), positions on the M side:
  *   D[q, m] = sum_{j < T} sum_ci X[ci, q - j*dj] * Wm[j][m][ci]
  *   stride 1:  m = co, tap j = k, dj = d; output o = q - p.
- *   stride s dividing 64 (phases merged, see merge_phases in fwd_tc.cu): m = co*s + r, tap j holds the
- *   weight k with k*d = j*s + r (zero if none), dj = 1; output o = q*s + r - p.
- * Why this orientation: a TMA box must start 16-byte aligned along the contiguous dimension (a box at
- * q0 - 1 faults with "illegal instruction", dev/cuda/tma/tma_probe.cu), and a wgmma shared-memory
- * descriptor moves in 16-byte steps too, so the one-element tap shift cannot live in the B operand. So
- * X is the A operand, loaded from shared memory into registers at any element shift; the weights are
- * the B operand (K-major, 128-byte swizzle) straight from TMA.
- * A block owns BQ = 128 positions (two consumer warpgroups of 64) x BR rows m. Each pipeline stage is
- * one 64-channel chunk: the input window X[c*64 .. +64)[q0 - H .. q0 + BQ) (H = taps' spread rounded
- * up to 8, three 64-column TMA boxes, zero-filled outside the tensor) and the weights of all T taps
- * for that chunk (one TMA box [T][BR][64]). One producer warp issues the copies; full/empty mbarriers.
+ *   stride s > 1 (phases merged, see merge_phases in fwd_tc.cu): m = co*s + r, tap j holds the weight k
+ *   with k*d = j*s + r (zero if none), dj = 1; output o = q*s + r - p.
+ * Why the input is transposed first: a tap shifts the input by one element along q. A TMA box must start
+ * 16-byte aligned along the contiguous dimension (dev/cuda/tma/tma_probe.cu) and a wgmma descriptor
+ * moves in 16-byte steps, so the shift cannot be taken along x's contiguous L axis. Transposed,
+ * Xt[n][q][ci] (ci contiguous, padded to the 128-byte chunk), q is an outer dimension: each tap is its
+ * own TMA box starting at row q0 - j*dj (any integer; rows outside the tensor arrive as zeros), and
+ * both operands are K-major with the 128-byte swizzle, as a plain GEMM. TF32 needs K-major operands
+ * anyway. The transpose (one read and one write of x, tf32-rounded in TF32 mode) is cheap next to the
+ * GEMM on the compute-bound layers this kernel is for; memory-bound shapes stay on mma.sync.
+ *
+ * Block: BQ = 128 positions (two consumer warpgroups of 64) x BR packed rows m, plus one producer warp.
+ * Packed rows: a tile of BR rows holds R = BR / s whole output channels (RT = R*s rows; the rest are
+ * zero weights), so any stride up to 64 works and each block writes whole channels.
+ * Pipeline stage: one 128-byte channel chunk (64 16-bit or 32 fp32 channels) of one tap: the weights
+ * [BR][chunk] and the input [BQ][chunk] (one TMA box each); full/empty mbarriers; the consumers keep
+ * one stage of MMAs in flight while waiting for the next. (Several taps per stage put the MMAs in a
+ * loop of run-time length, and ptxas then serializes them: warning C7520.)
  * Epilogue: bias added, converted, staged in shared memory in output order (row co, column o, each row
  * shifted so its 16-byte global chunks line up), then written with 16-byte stores.
  *
- * Taken for: sm_90 (built as sm_90a), fp16/bf16, groups == 1, L_in a multiple of 8 (TMA row pitch),
- * x 16-byte aligned, stride 1 or dividing 64, spread (T-1)*dj <= 64, stages that fit shared memory.
- * Everything else: fwd_tc.cu's mma.sync kernel. */
+ * Taken for: sm_90 (built as sm_90a), fp16/bf16/TF32, groups == 1, stride <= 64, outside the tiny
+ * sizes; the heuristic in convt1d_fwd_wgmma picks the shapes where it measured faster. */
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -38,34 +45,73 @@ namespace {
 #define CONVT1D_WG_DEVICE 0
 #endif
 
-constexpr int kBK = 64;    /* input channels per stage: one 128-byte swizzle row of 16-bit values */
-constexpr int kBox = 64;   /* q columns per TMA box of the input (128 bytes) */
-constexpr int kBQ = 128;   /* positions per block: two consumer warpgroups of 64 */
-constexpr int kXBoxes = 3; /* input window: BQ + H <= 192 columns */
-constexpr int kXBytes = kXBoxes * kBox * kBK * 2;
-constexpr int kRowPad = 16; /* epilogue: elements of room per staged row for its alignment shift */
+constexpr int kRow = 128;             /* bytes per operand row in shared memory: one 128-byte swizzle span */
+constexpr int kBQ = 128;              /* positions per block: two consumer warpgroups of 64 */
+constexpr int kRowPad = 16;           /* epilogue: elements of room per staged row for its alignment shift */
 constexpr int kThreads = 2 * 128 + 32;
 constexpr int kMaxSmem = 227 * 1024;
+constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
+
+enum { WG_F16 = 0, WG_BF16 = 1, WG_TF32 = 2 };
+
+/* Element type, conversions and the MMA per kind. TF32 values are rounded (cvt.rna) where they are
+ * written to scratch, as the mma.sync kernel rounds its operands. */
+template <int TY> struct wg_type;
+template <> struct wg_type<WG_F16> {
+    typedef __half T;
+    static __device__ __forceinline__ float to_f(T v) { return __half2float(v); }
+    static __device__ __forceinline__ T from_f(float v) { return __float2half_rn(v); }
+    static __device__ __forceinline__ T op(T v) { return v; }
+};
+template <> struct wg_type<WG_BF16> {
+    typedef __nv_bfloat16 T;
+    static __device__ __forceinline__ float to_f(T v) { return __bfloat162float(v); }
+    static __device__ __forceinline__ T from_f(float v) { return __float2bfloat16_rn(v); }
+    static __device__ __forceinline__ T op(T v) { return v; }
+};
+template <> struct wg_type<WG_TF32> {
+    typedef float T;
+    static __device__ __forceinline__ float to_f(T v) { return v; }
+    static __device__ __forceinline__ T from_f(float v) { return v; }
+    static __device__ __forceinline__ T op(T v) {
+        uint32_t r;
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
+        return __uint_as_float(r);
+    }
+};
+
 
 struct WgArgs {
     const void *bias;
-    void *y;
+    void *y;     /* output of this batch chunk */
     int cout, L_out, p;
     int ps;      /* phases merged into rows (1 at stride 1) */
     int T;       /* taps */
     int dj;      /* input offset between consecutive taps */
-    int H;       /* window columns before q0: (T-1)*dj rounded up to 8 */
-    int M;       /* GEMM rows m: cout * ps */
-    int nchunk;  /* ceil(cin / 64) */
-    int qa;      /* first q of tile 0: p/s rounded down to 8 */
+    int R;       /* output channels per block: BR / ps */
+    int nchunk;  /* 128-byte channel chunks */
+    int qa;      /* first q of tile 0 */
     int stages;
-    int w_bytes; /* weight bytes per stage: T * BR * 128 */
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
 };
 
-__device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
 #if CONVT1D_WG_DEVICE
+__device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+template <int TY, int BR> struct wg_mma;
+#define CONVT1D_WG_MMA(TY, BR, FN)                                                                              \
+    template <> struct wg_mma<TY, BR> {                                                                         \
+        static __device__ __forceinline__ void run(float (&d)[BR / 2], uint64_t da, uint64_t db) { FN(d, da, db); } \
+    };
+CONVT1D_WG_MMA(WG_F16, 64, wgmma_ss_f16_n64)
+CONVT1D_WG_MMA(WG_F16, 128, wgmma_ss_f16_n128)
+CONVT1D_WG_MMA(WG_F16, 256, wgmma_ss_f16_n256)
+CONVT1D_WG_MMA(WG_BF16, 64, wgmma_ss_bf16_n64)
+CONVT1D_WG_MMA(WG_BF16, 128, wgmma_ss_bf16_n128)
+CONVT1D_WG_MMA(WG_BF16, 256, wgmma_ss_bf16_n256)
+CONVT1D_WG_MMA(WG_TF32, 64, wgmma_ss_tf32_n64)
+CONVT1D_WG_MMA(WG_TF32, 128, wgmma_ss_tf32_n128)
+CONVT1D_WG_MMA(WG_TF32, 256, wgmma_ss_tf32_n256)
+#undef CONVT1D_WG_MMA
 __device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
@@ -98,65 +144,34 @@ template <int N> __device__ __forceinline__ void wg_wait() {
 __device__ __forceinline__ void named_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
-/* Shared-memory matrix descriptor with 128-byte swizzle (layout type 1): start, leading and stride
- * byte offsets in 16-byte units. */
-__device__ __forceinline__ uint64_t desc_sw128(uint32_t addr, uint32_t lbo, uint32_t sbo) {
-    return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32) |
+/* K-major operand with the 128-byte swizzle (layout type 1): 128-byte rows, 8-row groups 1024 B apart
+ * (stride byte offset); the leading byte offset is unused for this layout. A k step is 32 bytes along
+ * the row (16 16-bit or 8 fp32 values). */
+__device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
+    return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(16 >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) |
            (1ull << 62);
-}
-/* 16-bit element (channel row r, window column x) of a stage's input window: three TMA boxes of
- * [64 rows][64 columns], each with the 128-byte swizzle (16-byte chunk index XOR row % 8). */
-__device__ __forceinline__ uint32_t xwin(const unsigned char *xw, int r, int x) {
-    const int b = x >> 6, c = x & 63;
-    return *reinterpret_cast<const unsigned short *>(xw + b * (kBox * kBK * 2) + r * 128 +
-                                                     ((((c >> 3) ^ (r & 7))) << 4) + ((c & 7) << 1));
 }
 #endif
 
-template <bool BF> struct half_t;
-template <> struct half_t<false> {
-    typedef __half T;
-    static __device__ __forceinline__ float to_f(T v) { return __half2float(v); }
-    static __device__ __forceinline__ T from_f(float v) { return __float2half_rn(v); }
-};
-template <> struct half_t<true> {
-    typedef __nv_bfloat16 T;
-    static __device__ __forceinline__ float to_f(T v) { return __bfloat162float(v); }
-    static __device__ __forceinline__ T from_f(float v) { return __float2bfloat16_rn(v); }
-};
+/* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
+__host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow; }
 
-template <bool BF, int BR> struct wg_mma;
-template <> struct wg_mma<false, 64> {
-    static __device__ __forceinline__ void run(float (&d)[32], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_f16_n64(d, a, b); }
-};
-template <> struct wg_mma<false, 128> {
-    static __device__ __forceinline__ void run(float (&d)[64], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_f16_n128(d, a, b); }
-};
-template <> struct wg_mma<true, 64> {
-    static __device__ __forceinline__ void run(float (&d)[32], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_bf16_n64(d, a, b); }
-};
-template <> struct wg_mma<true, 128> {
-    static __device__ __forceinline__ void run(float (&d)[64], const uint32_t (&a)[4], uint64_t b) { wgmma_rs_bf16_n128(d, a, b); }
-};
-
-/* Stage layout: [weights T x BR x 128 B][input window kXBytes]; barriers after the last stage. */
-__host__ __device__ constexpr int stage_bytes(int T, int BR) { return T * BR * 128 + kXBytes; }
-
-template <bool BF, int BR>
+template <int TY, int BR>
 __global__ void __launch_bounds__(kThreads, 1)
     fwd_wgmma_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
-    typedef half_t<BF> H;
-    typedef typename H::T T;
+    typedef wg_type<TY> E;
+    typedef typename E::T T;
+    constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
-    const int SB = a.w_bytes + kXBytes;
+    constexpr int SB = stage_bytes(BR), WB = BR * kRow;
     const uint32_t full0 = sbase + a.stages * SB, empty0 = full0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q0 = a.qa + blockIdx.x * kBQ;
-    const int m0 = blockIdx.y * BR;
     const int n = blockIdx.z;
+    const int iters = a.nchunk * a.T;
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -168,114 +183,90 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncthreads();
 
     if (warp == 8) {
-        /* Producer: stage c = channel chunk c (input window and the weights of every tap). */
+        /* Producer: iteration it = (chunk c, tap j): tap j's weights and the input rows it reads. */
         if (lane == 0) {
-            for (int c = 0; c < a.nchunk; ++c) {
-                const int s = c % a.stages;
-                if (c >= a.stages) mbar_wait(empty0 + 8 * s, ((c / a.stages) + 1) & 1);
+            for (int it = 0; it < iters; ++it) {
+                const int s = it % a.stages;
+                if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                const int c = it / a.T, j = it - c * a.T;
                 const uint32_t st = sbase + s * SB, bar = full0 + 8 * s;
                 mbar_expect_tx(bar, SB);
-                tma_load_3d(st, &tmw, bar, c * kBK, m0, 0);
-#pragma unroll
-                for (int b = 0; b < kXBoxes; ++b)
-                    tma_load_3d(st + a.w_bytes + b * (kBox * kBK * 2), &tmx, bar, q0 - a.H + b * kBox, c * kBK, n);
+                tma_load_3d(st, &tmw, bar, c * kBK, blockIdx.y * BR, j);
+                tma_load_3d(st + WB, &tmx, bar, c * kBK, q0 - j * a.dj, n);
             }
         }
         return;
     }
 
-    /* Consumers: warpgroup wg owns positions [64 wg, 64 wg + 64) of the block; warp w of it rows
-     * 16 w .. 16 w + 15 of the wgmma, lane (g, t) the A fragment rows g, g + 8 and channels 2t, 2t + 1
-     * (+ 8), exactly the mma.m16n8k16 A layout. */
-    const int g = lane >> 2, t = lane & 3;
-    const int qrow = (warp >> 2) * 64 + (warp & 3) * 16 + g; /* block position of fragment row g */
+    /* Consumers: warpgroup wg owns positions [64 wg, 64 wg + 64) of the block. */
+    const int wg = warp >> 2;
     float acc[BR / 2];
 #pragma unroll
     for (int i = 0; i < BR / 2; ++i) acc[i] = 0.f;
-    for (int c = 0; c < a.nchunk; ++c) {
-        const int s = c % a.stages;
-        mbar_wait(full0 + 8 * s, (c / a.stages) & 1);
-        const unsigned char *xw = sm + s * SB + a.w_bytes;
-        const uint32_t wst = sbase + s * SB;
-        /* A fragments of tap j: channels 16 kk + 2t (+1, +8, +9) at rows g, g + 8, window column
-         * qrow + H - j*dj (any shift: these are plain 2-byte loads). */
-        auto load_a = [&](uint32_t(&af)[4][4], int j) {
-            const int x0 = qrow + a.H - j * a.dj;
+    for (int it = 0; it < iters; ++it) {
+        const int s = it % a.stages;
+        mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
+        const uint32_t wb = sbase + s * SB, xa = wb + WB + wg * (64 * kRow);
+        wg_fence();
 #pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {
-                const int r0 = kk * 16 + 2 * t;
-                af[kk][0] = xwin(xw, r0, x0) | (xwin(xw, r0 + 1, x0) << 16);
-                af[kk][1] = xwin(xw, r0, x0 + 8) | (xwin(xw, r0 + 1, x0 + 8) << 16);
-                af[kk][2] = xwin(xw, r0 + 8, x0) | (xwin(xw, r0 + 9, x0) << 16);
-                af[kk][3] = xwin(xw, r0 + 8, x0 + 8) | (xwin(xw, r0 + 9, x0 + 8) << 16);
-            }
-        };
-        /* B: tap j's [BR][64] weight rows, K-major 128-byte rows, 8-row groups 1024 B apart; a k16 step
-         * is 32 B along the row. */
-        auto mma = [&](uint32_t(&af)[4][4], int j) {
-            wg_fence();
-#pragma unroll
-            for (int kk = 0; kk < 4; ++kk)
-                wg_mma<BF, BR>::run(acc, af[kk], desc_sw128(wst + j * (BR * 128) + kk * 32, 16, 1024));
-            wg_commit();
-        };
-        /* One fragment buffer, waited on per tap: loading the next tap's fragments while the MMAs run
-         * makes ptxas serialize the wgmmas (warning C7513); the other warpgroup fills that gap. */
-        uint32_t af[4][4];
-        for (int j = 0; j < a.T; ++j) {
-            load_a(af, j);
-            mma(af, j);
-            wg_wait<0>();
-        }
-        wg_wait<0>(); /* the stage's weights are read until here */
-        if (lane == 0) mbar_arrive(empty0 + 8 * s);
+        for (int kk = 0; kk < 4; ++kk) wg_mma<TY, BR>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(wb + kk * 32));
+        wg_commit();
+        /* The previous stage's MMAs are done once at most this one is pending: hand its buffers back. */
+        wg_wait<1>();
+        if (it > 0 && lane == 0) mbar_arrive(empty0 + 8 * ((it - 1) % a.stages));
     }
+    wg_wait<0>();
 
-    /* Epilogue. Every consumer is past its last MMA before the stage buffers are reused. */
+    /* Epilogue. Every consumer is past its last MMA before the stage buffers are reused. Accumulator
+     * acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position g, acc[4i + 2 + u] at position g + 8. */
     named_sync(1, 256);
-    const int R = BR / a.ps;         /* output channels of this block */
+    constexpr int VE = 16 / (int)sizeof(T); /* elements per 16-byte chunk */
+    const int g = lane >> 2, t = lane & 3;
+    const int qrow = wg * 64 + (warp & 3) * 16 + g;
+    const int RT = a.R * a.ps;       /* real rows of the tile */
     const int W = kBQ * a.ps;        /* output positions per channel */
-    const int pitch = W + kRowPad;   /* elements; a multiple of 8 */
+    const int pitch = W + kRowPad;   /* elements; W is a multiple of 8, so rows stay 16-byte aligned */
     T *tile = reinterpret_cast<T *>(sm);
     const int64_t obase = (int64_t)q0 * a.ps - a.p; /* output position of tile column 0 */
-    const int co0 = m0 / a.ps;
+    const int co0 = blockIdx.y * a.R;
     /* Row shift: global element (row base + obase) sits at column `shift` (its offset in a 16-byte chunk). */
     auto row_shift = [&](int co) -> int {
         const int64_t e = ((int64_t)n * a.cout + co) * a.L_out + obase;
-        return (int)(((e % 8) + 8) % 8);
+        return (int)(((e % VE) + VE) % VE);
     };
 #pragma unroll
     for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
         for (int u = 0; u < 2; ++u) {
-            const int ml = i * 8 + 2 * t + u; /* block row m of accumulators acc[4i + u], acc[4i + 2 + u] */
+            const int ml = i * 8 + 2 * t + u;
+            if (ml >= RT) continue;
             const int col = ml / a.ps, r = ml - col * a.ps;
             const int co = co0 + col;
-            const float bv = a.bias && m0 + ml < a.M ? H::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+            const float bv = a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
             T *row = tile + col * pitch + row_shift(co) + r;
-            row[qrow * a.ps] = H::from_f(acc[4 * i + u] + bv);
-            row[(qrow + 8) * a.ps] = H::from_f(acc[4 * i + 2 + u] + bv);
+            row[qrow * a.ps] = E::from_f(acc[4 * i + u] + bv);
+            row[(qrow + 8) * a.ps] = E::from_f(acc[4 * i + 2 + u] + bv);
         }
     }
     named_sync(1, 256);
     /* 16-byte chunks of each output row, aligned in global memory. */
-    const int chunks = W / 8 + 2;
+    const int chunks = W / VE + 2;
     T *y = static_cast<T *>(a.y);
     const int64_t o_lo = obase > 0 ? obase : 0;
     const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
-    for (int e = tid; e < R * chunks; e += 256) {
+    for (int e = tid; e < a.R * chunks; e += 256) {
         const int col = e / chunks, k = e - col * chunks;
         const int co = co0 + col;
         if (co >= a.cout || o_lo >= o_hi) continue;
         const int64_t gb = ((int64_t)n * a.cout + co) * a.L_out;
-        const int64_t start = gb + obase - row_shift(co); /* a multiple of 8: tile column 0 of this row */
-        const int64_t c0 = start + 8 * k;                 /* this chunk's first element */
-        if (c0 + 8 <= gb + o_lo || c0 >= gb + o_hi) continue;
-        const T *src = tile + col * pitch + 8 * k;
-        if (a.yvec && c0 >= gb + o_lo && c0 + 8 <= gb + o_hi) {
+        const int64_t start = gb + obase - row_shift(co); /* a multiple of VE: tile column 0 of this row */
+        const int64_t c0 = start + VE * k;                /* this chunk's first element */
+        if (c0 + VE <= gb + o_lo || c0 >= gb + o_hi) continue;
+        const T *src = tile + col * pitch + VE * k;
+        if (a.yvec && c0 >= gb + o_lo && c0 + VE <= gb + o_hi) {
             *reinterpret_cast<uint4 *>(y + c0) = *reinterpret_cast<const uint4 *>(src);
         } else {
-            for (int v = 0; v < 8; ++v)
+            for (int v = 0; v < VE; ++v)
                 if (c0 + v >= gb + o_lo && c0 + v < gb + o_hi) y[c0 + v] = src[v];
         }
     }
@@ -284,18 +275,42 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-/* Packed weights Wm[j][m][ci] (16-bit, zero padded to [T][M_pad][nchunk*64]); see the header comment. */
-template <bool BF>
-__global__ void wgmma_pack_kernel(const void *w, void *wp, int T, int M_pad, int cin_pad, int cin, int cout, int K,
-                                  int ps, int d, int w_adj, int64_t total) {
-    typedef typename half_t<BF>::T HT;
+/* Xt[n][l][c] = x[n][c][l] for c < cin_pad (zeros past cin), TF32-rounded in TF32 mode. 32 x 32 tiles
+ * through shared memory so that both the reads (along l) and the writes (along c) are coalesced. */
+template <int TY>
+__global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *x, typename wg_type<TY>::T *xt, int cin,
+                                       int L, int cin_pad) {
+    typedef typename wg_type<TY>::T T;
+    __shared__ T tile[32][33];
+    const int l0 = blockIdx.x * 32, c0 = blockIdx.y * 32, tx = threadIdx.x;
+    const int64_t n = blockIdx.z;
+    for (int i = threadIdx.y; i < 32; i += 8) {
+        const int c = c0 + i, l = l0 + tx;
+        tile[i][tx] = c < cin && l < L ? x[(n * cin + c) * L + l] : wg_type<TY>::from_f(0.f);
+    }
+    __syncthreads();
+    for (int i = threadIdx.y; i < 32; i += 8) {
+        const int l = l0 + i, c = c0 + tx;
+        if (l < L) xt[(n * L + l) * cin_pad + c] = wg_type<TY>::op(tile[tx][i]);
+    }
+}
+
+/* Packed weights Wm[j][row][ci], zero padded to [T][r_tiles * BR][cin_pad]: tile b's row mr < RT is
+ * m = b*RT + mr (see the header comment); TF32-rounded in TF32 mode. */
+template <int TY>
+__global__ void wgmma_pack_kernel(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *wp, int T, int BR,
+                                  int RT, int M_pad, int cin_pad, int cin, int cout, int K, int ps, int d, int w_adj,
+                                  int64_t total) {
+    typedef typename wg_type<TY>::T ET;
     const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (idx >= total) return;
     const int ci = (int)(idx % cin_pad);
-    const int m = (int)((idx / cin_pad) % M_pad);
+    const int mi = (int)((idx / cin_pad) % M_pad);
     const int j = (int)(idx / ((int64_t)cin_pad * M_pad));
-    HT v = half_t<BF>::from_f(0.f);
-    if (ci < cin && m < cout * ps) {
+    const int mr = mi % BR;
+    ET v = wg_type<TY>::from_f(0.f);
+    if (ci < cin && mr < RT) {
+        const int m = (mi / BR) * RT + mr;
         const int co = m / ps, r = m - co * ps;
         int k = -1;
         if (ps == 1) {
@@ -304,11 +319,10 @@ __global__ void wgmma_pack_kernel(const void *w, void *wp, int T, int M_pad, int
             const int64_t kd = (int64_t)j * ps + r;
             if (kd % d == 0 && kd / d < K) k = (int)(kd / d);
         }
-        if (k >= 0 && k < K)
-            v = static_cast<const HT *>(w)[w_adj ? ((int64_t)co * cin + ci) * K + (K - 1 - k)
-                                                 : ((int64_t)ci * cout + co) * K + k];
+        if (co < cout && k >= 0 && k < K)
+            v = wg_type<TY>::op(w[w_adj ? ((int64_t)co * cin + ci) * K + (K - 1 - k) : ((int64_t)ci * cout + co) * K + k]);
     }
-    static_cast<HT *>(wp)[idx] = v;
+    wp[idx] = v;
 }
 
 /* ------------------------------------------------------------------ host side */
@@ -330,24 +344,25 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
     return fn;
 }
 
-/* 3D tiled map over 16-bit data [d2][d1][d0] (d0 contiguous), box b0 x b1 x b2, 128-byte swizzle. */
-bool make_map(CUtensorMap *m, const void *base, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0, uint32_t b1,
-              uint32_t b2) {
+/* 3D tiled map over data [d2][d1][d0] (d0 contiguous, es-byte elements), box b0 x b1 x b2, 128-byte
+ * swizzle; boxes reaching outside the tensor are zero-filled. */
+bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0,
+              uint32_t b1, uint32_t b2) {
     PFN_cuTensorMapEncodeTiled_v12000 fn = encode_fn();
     if (!fn) return false;
     const cuuint64_t dims[3] = {d0, d1, d2};
-    const cuuint64_t strides[2] = {d0 * 2, d0 * d1 * 2};
+    const cuuint64_t strides[2] = {d0 * es, d0 * d1 * es};
     const cuuint32_t box[3] = {b0, b1, b2};
-    const cuuint32_t es[3] = {1, 1, 1};
-    return fn(m, CU_TENSOR_MAP_DATA_TYPE_UINT16, 3, const_cast<void *>(base), dims, strides, box, es,
-              CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+    const cuuint32_t est[3] = {1, 1, 1};
+    return fn(m, es == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, const_cast<void *>(base),
+              dims, strides, box, est, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-template <bool BF, int BR>
+template <int TY, int BR>
 cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
                    cudaStream_t stream) {
-    auto kern = fwd_wgmma_kernel<BF, BR>;
+    auto kern = fwd_wgmma_kernel<TY, BR>;
     static bool attr_set = false; /* the maximum, once per process */
     if (!attr_set) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
@@ -358,30 +373,107 @@ cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs 
     return cudaGetLastError();
 }
 
+template <int TY>
+cudaError_t launch_br(int BR, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
+                      cudaStream_t stream) {
+    if (BR == 256) return launch<TY, 256>(tmx, tmw, a, grid, smem, stream);
+    if (BR == 128) return launch<TY, 128>(tmx, tmw, a, grid, smem, stream);
+    return launch<TY, 64>(tmx, tmw, a, grid, smem, stream);
+}
+
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
 bool wgmma_built() {
     static int built = -1;
     if (built < 0) {
         cudaFuncAttributes fa;
-        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<true, 128>) == cudaSuccess && fa.ptxVersion >= 90 &&
+        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<WG_BF16, 128>) == cudaSuccess && fa.ptxVersion >= 90 &&
                 fa.binaryVersion == 90;
         cudaGetLastError();
     }
     return built == 1;
 }
 
+/* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream. */
+template <int TY>
+convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int K, int d,
+                   cudaStream_t stream) {
+    typedef typename wg_type<TY>::T T;
+    const convt1d_params &P = pr.p;
+    const int es = (int)sizeof(T), kBK = kRow / es;
+    const int cin = (int)P.in_channels, L = (int)P.in_length, N = (int)P.batch;
+    const int RT = a.R * a.ps;
+    const int M = a.cout * a.ps;
+    const int r_tiles = (M + RT - 1) / RT;
+    const int M_pad = r_tiles * BR, cin_pad = a.nchunk * kBK;
+    const int q_min = a.p / a.ps;
+    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
+    a.qa = q_min;
+    const int64_t q_tiles = (q_max - a.qa + 1 + kBQ - 1) / kBQ;
+    if (q_tiles > INT_MAX || r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+
+    const int SB = stage_bytes(BR);
+    a.stages = (kMaxSmem - 1024 - 128) / SB;
+    if (a.stages > 8) a.stages = 8;
+    if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int epi = a.R * (kBQ * a.ps + kRowPad) * es; /* the epilogue's staged tile reuses the stages */
+    int smem = a.stages * SB + a.stages * 16;
+    if (epi > smem) smem = epi;
+    smem += 1024;
+    if (smem > kMaxSmem) return CONVT1D_ERROR_NOT_SUPPORTED;
+
+    const size_t per_n = (size_t)L * cin_pad * es;
+    const int nb = (int)(per_n * N <= kXtBudget ? N : (kXtBudget / per_n > 0 ? kXtBudget / per_n : 1));
+    const size_t wp_bytes = ((size_t)a.T * M_pad * cin_pad * es + 1023) / 1024 * 1024;
+    const size_t xt_bytes = per_n * nb;
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes + xt_bytes, stream);
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
+    T *wp = static_cast<T *>(scratch);
+    T *xt = reinterpret_cast<T *>(static_cast<unsigned char *>(scratch) + wp_bytes);
+    CUtensorMap tmx, tmw;
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T, kBK, (uint32_t)BR, 1) ||
+        !make_map(&tmx, xt, es, (uint64_t)cin_pad, (uint64_t)L, (uint64_t)nb, kBK, kBQ, 1)) {
+        cudaFreeAsync(scratch, stream);
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    const int64_t total = (int64_t)a.T * M_pad * cin_pad;
+    wgmma_pack_kernel<TY><<<(unsigned)((total + 255) / 256), 256, 0, stream>>>(
+        static_cast<const T *>(w), wp, a.T, BR, RT, M_pad, cin_pad, cin, a.cout, K, a.ps, d, pr.w_adjoint ? 1 : 0,
+        total);
+    e = cudaGetLastError();
+    T *y0 = static_cast<T *>(a.y);
+    for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
+        const int nc = N - n0 < nb ? N - n0 : nb;
+        wgmma_transpose_kernel<TY><<<dim3((unsigned)((L + 31) / 32), (unsigned)(cin_pad / 32), (unsigned)nc),
+                                     dim3(32, 8), 0, stream>>>(static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt,
+                                                               cin, L, cin_pad);
+        e = cudaGetLastError();
+        if (e != cudaSuccess) break;
+        a.y = y0 + (int64_t)n0 * a.cout * a.L_out;
+        a.yvec = ((uintptr_t)a.y & 15) == 0;
+        e = launch_br<TY>(BR, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)nc), smem, stream);
+    }
+    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    if (e == cudaSuccess) e = f;
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
 }  // namespace
 
 /* CONVT1D_WGMMA (read at every call, for tests and A/B timing): unset, the heuristic; 0 off; 1 every
- * shape the kernel takes. */
+ * shape the kernel takes. CONVT1D_WGMMA_BR=64/128/256 overrides the tile's row count (A/B timing). */
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
     const char *ev = getenv("CONVT1D_WGMMA");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
-    if (env == 0 || (pr.dtype != CONVT1D_F16 && pr.dtype != CONVT1D_BF16)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (P.groups != 1 || P.batch == 0 || P.in_length % 8 != 0 || ((uintptr_t)x & 15) != 0)
-        return CONVT1D_ERROR_NOT_SUPPORTED;
+    int ty;
+    if (pr.dtype == CONVT1D_F16) ty = WG_F16;
+    else if (pr.dtype == CONVT1D_BF16) ty = WG_BF16;
+    else if (pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_ALLOW_TF32) ty = WG_TF32;
+    else return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env == 0 || P.groups != 1 || P.batch == 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.stride > 64 || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -392,7 +484,6 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     a.bias = bias;
     a.y = y;
     a.cout = (int)P.out_channels;
-    const int cin = (int)P.in_channels;
     a.L_out = (int)pr.out_length;
     a.p = (int)P.padding;
     a.ps = s;
@@ -400,64 +491,29 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
         a.T = K;
         a.dj = d;
     } else {
-        if (64 % s != 0) return CONVT1D_ERROR_NOT_SUPPORTED; /* merged rows must tile the 64-row slices */
         a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
         a.dj = 1;
     }
-    /* Where it pays (H100, run 19, ms, fp16/bf16, this kernel vs the mma.sync one): the compute-bound
-     * merged stride-8 layers, cin*T >= 1024 multiply-adds per output (upsample_x8 2.20 vs 2.59,
-     * hifigan_up1 0.605 vs 0.70, codec_dec_s8 1.10 vs 1.60); not the lighter ones (hifigan_up2, cin*T
-     * 512: 1.63 vs 1.51) nor the memory-bound stride 1/2 shapes (KernelBench 74: 1.73 vs 0.81), whose
-     * fragment loads and unoverlapped epilogue this kernel does not hide yet. */
-    if (env < 0 && (int64_t)P.in_channels * a.T < 1024) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int64_t spread = (int64_t)(a.T - 1) * a.dj;
-    if (spread > kXBoxes * kBox - kBQ) return CONVT1D_ERROR_NOT_SUPPORTED; /* the window holds BQ + 64 columns */
-    a.H = (int)((spread + 7) / 8 * 8);
-    a.M = a.cout * s;
-    a.nchunk = (cin + kBK - 1) / kBK;
-    const int q_min = a.p / s;
-    a.qa = q_min / 8 * 8; /* tiles start 8-aligned: the window's TMA boxes must start 16-byte aligned */
-    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / s;
-    a.yvec = ((uintptr_t)y & 15) == 0;
-
-    const int BR = a.M <= 64 ? 64 : 128;
-    a.w_bytes = a.T * BR * 128;
-    const int SB = stage_bytes(a.T, BR);
-    a.stages = (kMaxSmem - 1024 - 64) / SB;
-    if (a.stages > 4) a.stages = 4;
-    if (a.stages < 2 || a.T > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int smem = a.stages * SB + a.stages * 16 + 1024;
-    const int r_tiles = (a.M + BR - 1) / BR;
-    const int64_t q_tiles = (q_max - a.qa + 1 + kBQ - 1) / kBQ;
-    if (q_tiles > INT_MAX || r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int M_pad = r_tiles * BR, cin_pad = a.nchunk * kBK;
-
-    CUtensorMap tmx, tmw;
-    if (!make_map(&tmx, x, (uint64_t)P.in_length, (uint64_t)cin, (uint64_t)P.batch, kBox, kBK, 1))
-        return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int64_t total = (int64_t)a.T * M_pad * cin_pad;
-    void *wp = nullptr;
-    cudaError_t e = cudaMallocAsync(&wp, (size_t)total * 2, stream);
-    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
-    if (!make_map(&tmw, wp, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T, kBK, (uint32_t)BR, (uint32_t)a.T)) {
-        cudaFreeAsync(wp, stream);
-        return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (a.T > 4096) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Where it pays: see the heuristic's measurements in docs/design.md (Session 5). The transpose
+     * costs one extra pass over x, paid back when each output needs enough multiply-adds. */
+    if (env < 0 && (int64_t)P.in_channels * a.T < 512) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int M = a.cout * s;
+    int BR = M <= 64 ? 64 : 128;
+    const char *bv = getenv("CONVT1D_WGMMA_BR");
+    if (bv && bv[0]) {
+        const int b = atoi(bv);
+        if (b == 64 || b == 128 || b == 256) BR = b;
     }
-    const bool bf = pr.dtype == CONVT1D_BF16;
-    const unsigned pgrid = (unsigned)((total + 255) / 256);
-    if (bf)
-        wgmma_pack_kernel<true><<<pgrid, 256, 0, stream>>>(w, wp, a.T, M_pad, cin_pad, cin, a.cout, K, s, d,
-                                                           pr.w_adjoint ? 1 : 0, total);
-    else
-        wgmma_pack_kernel<false><<<pgrid, 256, 0, stream>>>(w, wp, a.T, M_pad, cin_pad, cin, a.cout, K, s, d,
-                                                            pr.w_adjoint ? 1 : 0, total);
-    const dim3 grid((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)P.batch);
-    if (BR == 128)
-        e = bf ? launch<true, 128>(tmx, tmw, a, grid, smem, stream) : launch<false, 128>(tmx, tmw, a, grid, smem, stream);
-    else
-        e = bf ? launch<true, 64>(tmx, tmw, a, grid, smem, stream) : launch<false, 64>(tmx, tmw, a, grid, smem, stream);
-    const cudaError_t f = cudaFreeAsync(wp, stream);
-    if (e == cudaSuccess) e = f;
-    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
-    return CONVT1D_SUCCESS;
+    a.R = BR / s;
+    const int es = ty == WG_TF32 ? 4 : 2;
+    a.nchunk = (int)((P.in_channels + kRow / es - 1) / (kRow / es));
+    a.yvec = 0;
+    a.qa = 0;
+    a.stages = 0;
+    switch (ty) {
+    case WG_F16: return run<WG_F16>(pr, x, w, a, BR, K, d, stream);
+    case WG_BF16: return run<WG_BF16>(pr, x, w, a, BR, K, d, stream);
+    default: return run<WG_TF32>(pr, x, w, a, BR, K, d, stream);
+    }
 }

@@ -1,12 +1,13 @@
-"""fp16/bf16 forward shapes large enough for the Hopper wgmma/TMA kernel (src/cuda/fwd_wgmma.cu).
+"""fp16/bf16/TF32 forward shapes large enough for the Hopper wgmma/TMA kernel (src/cuda/fwd_wgmma.cu).
 
-On an sm_90 GPU these take that kernel (groups 1, L_in a multiple of 8, above the tiny-problem size),
-forced with CONVT1D_WGMMA=1 and by the shipped heuristic; elsewhere the mma.sync kernel, and the checks
-hold the same. Each shape hits one of its cases: channel
-counts that are not multiples of the 64-channel chunk or of the 64/128-row tile, merged strides 2..16
-with dilation and padding, output_padding, odd output lengths (unaligned output rows), bias, and the
-stride-1 grad_input that runs the forward on the adjoint weights. The output memory is poisoned with
-NaN first so that an unwritten element fails."""
+On an sm_90 GPU these take that kernel (groups 1, above the tiny-problem size), forced with
+CONVT1D_WGMMA=1 (and each tile width with CONVT1D_WGMMA_BR) and by the shipped heuristic; elsewhere the
+mma.sync kernel, and the checks hold the same. Each shape hits one of its cases: channel counts that are
+not multiples of the channel chunk or of the 64/128/256-row tile, merged strides 2..16 (3, 5, 7 leave
+rows of a tile unused) with dilation and padding, output_padding, input and output lengths that are not
+multiples of 8, an input that is not 16-byte aligned, many taps at stride 1, bias, and the stride-1
+grad_input that runs the forward on the adjoint weights. The output memory is poisoned with NaN first
+so that an unwritten element fails."""
 import pytest
 import torch
 
@@ -34,6 +35,11 @@ SHAPES = [
     shape("s2_big_padding_dilated", 2, 64, 40, 4, 2048, stride=2, padding=5, dilation=3, output_padding=1),
     shape("s1_padding_past_span", 3, 48, 24, 3, 4096, padding=7, bias=False),
     shape("few_channels_long", 4, 16, 16, 9, 16384, stride=1, padding=4, dilation=2),
+    shape("codec_s5_like", 2, 512, 256, 10, 515, stride=5, padding=3, output_padding=1),
+    shape("s3_dilated_odd_len", 2, 96, 72, 5, 1001, stride=3, padding=2, dilation=2),
+    shape("s7_cout_odd", 3, 200, 37, 14, 333, stride=7, padding=3, output_padding=2),
+    shape("s1_k16_many_taps", 2, 256, 192, 16, 777, padding=5),
+    shape("codec_s8_wide", 1, 1536, 768, 16, 136, stride=8, padding=4),
 ]
 
 
@@ -45,12 +51,25 @@ def poison_then_run(x, w, b, c):
     return convt1d.conv_transpose1d(x, w, b, **kwargs(c))
 
 
-@pytest.mark.parametrize("pick", ["forced", "heuristic"])
-@pytest.mark.parametrize("dtype,tol", [(torch.float16, 2e-3), (torch.bfloat16, 1e-2)])
+DTYPES = [(torch.float16, 2e-3), (torch.bfloat16, 1e-2), (torch.float32, 5e-3)]  # fp32: TF32 mode
+
+
+@pytest.fixture(autouse=True)
+def tf32_allowed():
+    old = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = True
+    yield
+    torch.backends.cudnn.allow_tf32 = old
+
+
+@pytest.mark.parametrize("pick", ["forced", "br64", "br256", "heuristic"])
+@pytest.mark.parametrize("dtype,tol", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, pick, monkeypatch):
-    if pick == "forced":
+    if pick != "heuristic":
         monkeypatch.setenv("CONVT1D_WGMMA", "1")
+    if pick.startswith("br"):
+        monkeypatch.setenv("CONVT1D_WGMMA_BR", pick[2:])
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)  # fresh inputs every run
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     y = poison_then_run(x, w, b, c)
@@ -58,7 +77,22 @@ def test_wgmma_forward(c, dtype, tol, pick, monkeypatch):
     assert rel_err(y, ref(x, w, b, c)) <= tol
 
 
-@pytest.mark.parametrize("dtype,tol", [(torch.float16, 2e-3), (torch.bfloat16, 1e-2)])
+@pytest.mark.parametrize("dtype,tol", DTYPES)
+def test_wgmma_unaligned_input(dtype, tol, monkeypatch):
+    # x one element into its storage: not 16-byte aligned (the kernel reads it through its transpose).
+    monkeypatch.setenv("CONVT1D_WGMMA", "1")
+    c = SHAPES[3]
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    store = torch.empty(x.numel() + 1, dtype=dtype, device="cuda")
+    xs = store[1:].view(x.shape)
+    xs.copy_(x)
+    assert xs.data_ptr() % 16 != 0
+    y = poison_then_run(xs, w, b, c)
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
+
+
+@pytest.mark.parametrize("dtype,tol", DTYPES)
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
 def test_wgmma_grad_input_adjoint(c, dtype, tol, monkeypatch):
     # Stride-1 grad_input is the forward of the adjoint problem (weights read transposed and flipped).

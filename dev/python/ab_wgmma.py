@@ -1,0 +1,74 @@
+"""A/B timing of the Hopper wgmma forward (src/cuda/fwd_wgmma.cu) against the mma.sync kernel and cuDNN,
+all in one process: CONVT1D_WGMMA / CONVT1D_WGMMA_BR are read at every call, so each variant is one
+env setting. Also checks each variant's output against cuDNN in float64 (max-norm relative error).
+
+    python dev/python/ab_wgmma.py --shapes upsample_x8_bias,codec_dec_s8 --modes fp32,fp16 --out ab.json
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+import convt1d  # noqa: E402
+from convt1d.bench import load_shapes, time_kernel  # noqa: E402
+
+VARIANTS = {"mma_sync": {"CONVT1D_WGMMA": "0"}, "wg128": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128"},
+            "wg256": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "256"}, "shipped": {}}
+DT = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shapes", required=True)
+    ap.add_argument("--modes", default="fp32,fp16,bf16")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--budget-ms", type=float, default=80)
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    torch.backends.cudnn.allow_tf32 = True
+    recs = []
+    for c in load_shapes(a.shapes):
+        for mode in a.modes.split(","):
+            dt = DT[mode]
+            g = torch.Generator(device="cuda").manual_seed(1234)
+            x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=dt, generator=g)
+            w = torch.randn(c["Cin"], c["Cout"] // c["groups"], c["K"], device="cuda", dtype=dt, generator=g) * 0.05
+            b = torch.randn(c["Cout"], device="cuda", dtype=dt, generator=g) if c["bias"] else None
+            kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"],
+                      groups=c["groups"], dilation=c["dilation"])
+            r = F.conv_transpose1d(x.double(), w.double(), None if b is None else b.double(), **kw)
+            rec = dict(name=c["name"], mode=mode,
+                       cudnn_ms=time_kernel(lambda: F.conv_transpose1d(x, w, b, **kw), x.device, budget_ms=a.budget_ms))
+            flops = 2.0 * c["N"] * c["L"] * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"]
+            for v in a.variants.split(","):
+                saved = {k: os.environ.get(k) for k in ("CONVT1D_WGMMA", "CONVT1D_WGMMA_BR")}
+                for k in saved:
+                    os.environ.pop(k, None)
+                os.environ.update(VARIANTS[v])
+                try:
+                    y = convt1d.conv_transpose1d(x, w, b, **kw)
+                    err = ((y.double() - r).abs().max() / r.abs().max()).item()
+                    ms = time_kernel(lambda: convt1d.conv_transpose1d(x, w, b, **kw), x.device, budget_ms=a.budget_ms)
+                    rec[v + "_ms"], rec[v + "_err"] = ms, err
+                    rec[v + "_tflops"] = flops / ms / 1e9
+                finally:
+                    for k, val in saved.items():
+                        os.environ.pop(k, None)
+                        if val is not None:
+                            os.environ[k] = val
+            recs.append(rec)
+            line = f"{c['name']:24s} {mode:5s} cudnn {rec['cudnn_ms']:7.3f}"
+            for v in a.variants.split(","):
+                line += f" | {v} {rec[v + '_ms']:7.3f} ({rec['cudnn_ms'] / rec[v + '_ms']:4.2f}x, {rec[v + '_tflops']:5.0f} TF/s, err {rec[v + '_err']:.1e})"
+            print(line, flush=True)
+    if a.out:
+        json.dump(dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, cudnn=torch.backends.cudnn.version(),
+                       commit=os.environ.get("CONVT1D_COMMIT", ""), records=recs), open(a.out, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
