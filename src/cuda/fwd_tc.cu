@@ -211,17 +211,6 @@ bool merge_phases(const Args &a) {
     return slots * 4 <= (int64_t)a.K * 5; /* at most 25% zero slots */
 }
 
-int sm_count() {
-    static int count = -1;
-    if (count < 0) {
-        int dev = 0, c = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-        if (cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
-        count = c;
-    }
-    return count;
-}
-
 /* Blocks a configuration launches for this problem (the launcher's grid formula). */
 int64_t cfg_grid(const Args &a, const CfgInfo &ci) {
     const int64_t q0 = a.pp / (a.ps > 1 ? a.ps : a.s);
@@ -231,6 +220,17 @@ int64_t cfg_grid(const Args &a, const CfgInfo &ci) {
 }
 
 }  // namespace
+
+int convt1d_sm_count() {
+    static int count = -1;
+    if (count < 0) {
+        int dev = 0, c = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+        if (cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
+        count = c;
+    }
+    return count;
+}
 
 int convt1d_sm_major() {
     static int major = -1; /* one GPU generation per process is the common case */
@@ -328,7 +328,7 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
          * hence the half-GPU trigger. Not for staged-output tiles (their phase handling differs) nor
          * tiny problems. CONVT1D_TC_FILL=0 (read once) keeps the first pick, for A/B timing. */
         static const int fill = env_flag("CONVT1D_TC_FILL");
-        const int slots = sm_count();
+        const int slots = convt1d_sm_count();
         if (fill != 0 && !tiny_problem(a) && !cfg_info(cfg).sout && slots > 0 &&
             2 * cfg_grid(a, cfg_info(cfg)) < slots) {
             int best = cfg;

@@ -462,7 +462,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 }  // namespace
 
 /* CONVT1D_WGMMA (read at every call, for tests and A/B timing): unset, the heuristic; 0 off; 1 every
- * shape the kernel takes. CONVT1D_WGMMA_BR=64/128/256 overrides the tile's row count (A/B timing). */
+ * shape the kernel takes. CONVT1D_WGMMA_BR=64/128/256 overrides the tile's row count. */
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
     const char *ev = getenv("CONVT1D_WGMMA");
@@ -495,11 +495,20 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
         a.dj = 1;
     }
     if (a.T > 4096) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* Where it pays: see the heuristic's measurements in docs/design.md (Session 5). The transpose
-     * costs one extra pass over x, paid back when each output needs enough multiply-adds. */
-    if (env < 0 && (int64_t)P.in_channels * a.T < 512) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Where it pays (H100, run 21, ms vs the mma.sync kernel): the transpose costs one extra pass over
+     * x, paid back when each output needs enough multiply-adds, C_in * T: TF32 from 512 (hifigan_up2
+     * 2.10 vs 2.48), 16-bit from 1024 (hifigan_up2 at 512: 1.61 vs 1.51; upsample_x8 1.94 vs 2.61);
+     * the memory-bound stride 1/2 shapes lose (KernelBench 74 fp16 3.3 vs 0.80). */
+    const int64_t work = P.in_channels * (int64_t)a.T;
+    if (env < 0 && work < (ty == WG_TF32 ? 512 : 1024)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int M = a.cout * s;
-    int BR = M <= 64 ? 64 : 128;
+    /* Tile rows: 256 (fewer L2 reads per multiply-add: upsample_x8 fp16 1.94 vs 2.36 ms at 128) unless
+     * that leaves under two blocks per SM (single_utterance_x8: 56 blocks, 0.060 vs 0.048 ms at 128). */
+    const int64_t q_blocks = (((int64_t)a.p + a.L_out - 1) / s - a.p / s + kBQ) / kBQ * P.batch;
+    const int rows256 = 256 / s * s; /* whole channels per 256-row tile */
+    int BR = 64;
+    if (M > 128 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) BR = 256;
+    else if (M > 64) BR = 128;
     const char *bv = getenv("CONVT1D_WGMMA_BR");
     if (bv && bv[0]) {
         const int b = atoi(bv);

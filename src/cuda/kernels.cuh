@@ -25,6 +25,8 @@ convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const vo
 
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();
+/* Multiprocessor count of the current device, cached for the process (0 if it cannot be read). */
+int convt1d_sm_count();
 
 /* Hopper (sm_90a) fp16/bf16 forward on wgmma + TMA (fwd_wgmma.cu), groups == 1. Returns
  * CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for anything it does not take; convt1d_fwd_tc
