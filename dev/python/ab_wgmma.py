@@ -17,6 +17,7 @@ import convt1d  # noqa: E402
 from convt1d.bench import load_shapes, time_kernel  # noqa: E402
 
 VARIANTS = {"mma_sync": {"CONVT1D_WGMMA": "0"}, "wg128": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128"},
+            "wg128x2": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128x2"},
             "wg256": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "256"}, "shipped": {}}
 DT = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 

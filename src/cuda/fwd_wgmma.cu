@@ -33,6 +33,7 @@
 #include <cudaTypedefs.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels.cuh"
 #include "wgmma_ops.cuh"
@@ -156,8 +157,8 @@ __device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
 __host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow; }
 
-template <int TY, int BR>
-__global__ void __launch_bounds__(kThreads, 1)
+template <int TY, int BR, int MINB>
+__global__ void __launch_bounds__(kThreads, MINB)
     fwd_wgmma_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
     typedef wg_type<TY> E;
@@ -185,6 +186,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (warp == 8) {
         /* Producer: iteration it = (chunk c, tap j): tap j's weights and the input rows it reads. */
         if (lane == 0) {
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
             for (int it = 0; it < iters; ++it) {
                 const int s = it % a.stages;
                 if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
@@ -249,25 +252,30 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
     }
     named_sync(1, 256);
-    /* 16-byte chunks of each output row, aligned in global memory. */
+    /* 16-byte chunks of each output row, aligned in global memory: one warp per row, lanes along it
+     * (the row's addresses computed once, no divisions in the loop). */
     const int chunks = W / VE + 2;
     T *y = static_cast<T *>(a.y);
     const int64_t o_lo = obase > 0 ? obase : 0;
     const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
-    for (int e = tid; e < a.R * chunks; e += 256) {
-        const int col = e / chunks, k = e - col * chunks;
-        const int co = co0 + col;
-        if (co >= a.cout || o_lo >= o_hi) continue;
-        const int64_t gb = ((int64_t)n * a.cout + co) * a.L_out;
-        const int64_t start = gb + obase - row_shift(co); /* a multiple of VE: tile column 0 of this row */
-        const int64_t c0 = start + VE * k;                /* this chunk's first element */
-        if (c0 + VE <= gb + o_lo || c0 >= gb + o_hi) continue;
-        const T *src = tile + col * pitch + VE * k;
-        if (a.yvec && c0 >= gb + o_lo && c0 + VE <= gb + o_hi) {
-            *reinterpret_cast<uint4 *>(y + c0) = *reinterpret_cast<const uint4 *>(src);
-        } else {
-            for (int v = 0; v < VE; ++v)
-                if (c0 + v >= gb + o_lo && c0 + v < gb + o_hi) y[c0 + v] = src[v];
+    const int rows = min(a.R, a.cout - co0);
+    if (o_lo < o_hi) {
+        for (int col = warp; col < rows; col += 8) {
+            const int64_t gb = ((int64_t)n * a.cout + co0 + col) * a.L_out;
+            const int64_t start = gb + obase - row_shift(co0 + col); /* a multiple of VE: tile column 0 */
+            const int64_t lo = gb + o_lo - start, hi = gb + o_hi - start; /* valid tile columns [lo, hi) */
+            const T *src = tile + col * pitch;
+            T *dst = y + start;
+            for (int k = lane; k < chunks; k += 32) {
+                const int c = VE * k;
+                if (c + VE <= lo || c >= hi) continue;
+                if (a.yvec && c >= lo && c + VE <= hi) {
+                    *reinterpret_cast<uint4 *>(dst + c) = *reinterpret_cast<const uint4 *>(src + c);
+                } else {
+                    for (int v = 0; v < VE; ++v)
+                        if (c + v >= lo && c + v < hi) dst[c + v] = src[c + v];
+                }
+            }
         }
     }
 #else
@@ -275,54 +283,58 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-/* Xt[n][l][c] = x[n][c][l] for c < cin_pad (zeros past cin), TF32-rounded in TF32 mode. 32 x 32 tiles
- * through shared memory so that both the reads (along l) and the writes (along c) are coalesced. */
-template <int TY>
-__global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *x, typename wg_type<TY>::T *xt, int cin,
-                                       int L, int cin_pad) {
+/* Where the packed weight of (output channel co, tap k) goes: row j*M_pad + tile*BR + (m - tile*RT) of
+ * Wm[j][row][ci] (see the header comment), with j, m from k as in the GEMM. */
+struct PackMap {
+    int K, ps, d, M_pad, BR, RT;
+    __device__ __forceinline__ int64_t row(int co, int k) const {
+        int j = k, m = co;
+        if (ps > 1) {
+            const int kd = k * d;
+            j = kd / ps;
+            m = co * ps + (kd - j * ps);
+        }
+        const int tile = m / RT;
+        return (int64_t)j * M_pad + (int64_t)tile * BR + (m - tile * RT);
+    }
+};
+
+/* Tiled transpose through shared memory, 64 x 64 elements per block, coalesced on both sides; values
+ * TF32-rounded in TF32 mode. Per blockIdx.z batch b, source matrix [rows][cols] at src + b*rows*cols:
+ *  PACK false: the input, x[n] = [cin][L] -> Xt[n] = [L][pitch]; destination columns past `rows`
+ *              (channel padding) are written as zeros.
+ *  PACK true:  the weights -> Wm rows (the buffer zeroed first): w = [cin][cout*K] in one batch, or
+ *              with the adjoint layout (adj) one batch per co of [cin][K], tap k = K-1-column. */
+template <int TY, bool PACK>
+__global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typename wg_type<TY>::T *dst, int rows,
+                                       int cols, int pitch, int dst_cols, int adj, PackMap pm) {
     typedef typename wg_type<TY>::T T;
-    __shared__ T tile[32][33];
-    const int l0 = blockIdx.x * 32, c0 = blockIdx.y * 32, tx = threadIdx.x;
-    const int64_t n = blockIdx.z;
-    for (int i = threadIdx.y; i < 32; i += 8) {
-        const int c = c0 + i, l = l0 + tx;
-        tile[i][tx] = c < cin && l < L ? x[(n * cin + c) * L + l] : wg_type<TY>::from_f(0.f);
+    __shared__ T tile[64][65];
+    const int r0 = blockIdx.y * 64, c0 = blockIdx.x * 64, tx = threadIdx.x;
+    const int64_t b = blockIdx.z;
+    const T *s = src + b * rows * (int64_t)cols;
+#pragma unroll
+    for (int i = threadIdx.y; i < 64; i += 8) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int r = r0 + i, c = c0 + tx + 32 * h;
+            tile[i][tx + 32 * h] = r < rows && c < cols ? s[(int64_t)r * cols + c] : wg_type<TY>::from_f(0.f);
+        }
     }
     __syncthreads();
-    for (int i = threadIdx.y; i < 32; i += 8) {
-        const int l = l0 + i, c = c0 + tx;
-        if (l < L) xt[(n * L + l) * cin_pad + c] = wg_type<TY>::op(tile[tx][i]);
-    }
-}
-
-/* Packed weights Wm[j][row][ci], zero padded to [T][r_tiles * BR][cin_pad]: tile b's row mr < RT is
- * m = b*RT + mr (see the header comment); TF32-rounded in TF32 mode. */
-template <int TY>
-__global__ void wgmma_pack_kernel(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *wp, int T, int BR,
-                                  int RT, int M_pad, int cin_pad, int cin, int cout, int K, int ps, int d, int w_adj,
-                                  int64_t total) {
-    typedef typename wg_type<TY>::T ET;
-    const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx >= total) return;
-    const int ci = (int)(idx % cin_pad);
-    const int mi = (int)((idx / cin_pad) % M_pad);
-    const int j = (int)(idx / ((int64_t)cin_pad * M_pad));
-    const int mr = mi % BR;
-    ET v = wg_type<TY>::from_f(0.f);
-    if (ci < cin && mr < RT) {
-        const int m = (mi / BR) * RT + mr;
-        const int co = m / ps, r = m - co * ps;
-        int k = -1;
-        if (ps == 1) {
-            k = j;
-        } else {
-            const int64_t kd = (int64_t)j * ps + r;
-            if (kd % d == 0 && kd / d < K) k = (int)(kd / d);
+#pragma unroll
+    for (int i = threadIdx.y; i < 64; i += 8) {
+        const int c = c0 + i;
+        if (c >= cols) continue;
+        int64_t drow;
+        if (PACK) drow = adj ? pm.row((int)b, pm.K - 1 - c) : pm.row(c / pm.K, c % pm.K);
+        else drow = b * cols + c;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int r = r0 + tx + 32 * h;
+            if (r < dst_cols) dst[drow * pitch + r] = wg_type<TY>::op(tile[tx + 32 * h][i]);
         }
-        if (co < cout && k >= 0 && k < K)
-            v = wg_type<TY>::op(w[w_adj ? ((int64_t)co * cin + ci) * K + (K - 1 - k) : ((int64_t)ci * cout + co) * K + k]);
     }
-    wp[idx] = v;
 }
 
 /* ------------------------------------------------------------------ host side */
@@ -359,10 +371,10 @@ bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1
               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-template <int TY, int BR>
+template <int TY, int BR, int MINB>
 cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
                    cudaStream_t stream) {
-    auto kern = fwd_wgmma_kernel<TY, BR>;
+    auto kern = fwd_wgmma_kernel<TY, BR, MINB>;
     static bool attr_set = false; /* the maximum, once per process */
     if (!attr_set) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
@@ -374,11 +386,12 @@ cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs 
 }
 
 template <int TY>
-cudaError_t launch_br(int BR, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
-                      cudaStream_t stream) {
-    if (BR == 256) return launch<TY, 256>(tmx, tmw, a, grid, smem, stream);
-    if (BR == 128) return launch<TY, 128>(tmx, tmw, a, grid, smem, stream);
-    return launch<TY, 64>(tmx, tmw, a, grid, smem, stream);
+cudaError_t launch_br(int BR, int minb, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid,
+                      int smem, cudaStream_t stream) {
+    if (BR == 256) return launch<TY, 256, 1>(tmx, tmw, a, grid, smem, stream);
+    if (BR == 128) return minb == 2 ? launch<TY, 128, 2>(tmx, tmw, a, grid, smem, stream)
+                                    : launch<TY, 128, 1>(tmx, tmw, a, grid, smem, stream);
+    return launch<TY, 64, 1>(tmx, tmw, a, grid, smem, stream);
 }
 
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
@@ -386,7 +399,7 @@ bool wgmma_built() {
     static int built = -1;
     if (built < 0) {
         cudaFuncAttributes fa;
-        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<WG_BF16, 128>) == cudaSuccess && fa.ptxVersion >= 90 &&
+        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<WG_BF16, 128, 1>) == cudaSuccess && fa.ptxVersion >= 90 &&
                 fa.binaryVersion == 90;
         cudaGetLastError();
     }
@@ -395,8 +408,8 @@ bool wgmma_built() {
 
 /* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream. */
 template <int TY>
-convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int K, int d,
-                   cudaStream_t stream) {
+convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int minb, int K,
+                   int d, cudaStream_t stream) {
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
     const int es = (int)sizeof(T), kBK = kRow / es;
@@ -412,14 +425,15 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (q_tiles > INT_MAX || r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const int SB = stage_bytes(BR);
-    a.stages = (kMaxSmem - 1024 - 128) / SB;
+    /* As many stages as fit (up to 8) in the block's share of shared memory (minb blocks per SM). */
+    a.stages = ((minb == 2 ? 113 * 1024 : kMaxSmem) - 1024 - 128) / SB;
     if (a.stages > 8) a.stages = 8;
     if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int epi = a.R * (kBQ * a.ps + kRowPad) * es; /* the epilogue's staged tile reuses the stages */
     int smem = a.stages * SB + a.stages * 16;
     if (epi > smem) smem = epi;
     smem += 1024;
-    if (smem > kMaxSmem) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (smem > (minb == 2 ? 113 * 1024 : kMaxSmem)) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const size_t per_n = (size_t)L * cin_pad * es;
     const int nb = (int)(per_n * N <= kXtBudget ? N : (kXtBudget / per_n > 0 ? kXtBudget / per_n : 1));
@@ -436,22 +450,29 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
-    const int64_t total = (int64_t)a.T * M_pad * cin_pad;
-    wgmma_pack_kernel<TY><<<(unsigned)((total + 255) / 256), 256, 0, stream>>>(
-        static_cast<const T *>(w), wp, a.T, BR, RT, M_pad, cin_pad, cin, a.cout, K, a.ps, d, pr.w_adjoint ? 1 : 0,
-        total);
-    e = cudaGetLastError();
+    /* Weights: zero the packed tensor (padding rows and channels, taps no weight lands on), then scatter. */
+    e = cudaMemsetAsync(wp, 0, wp_bytes, stream);
+    const PackMap pm = {K, a.ps, d, M_pad, BR, RT};
+    const dim3 tb(32, 8);
+    if (e == cudaSuccess) {
+        if (pr.w_adjoint) /* w = [cout][cin][K] */
+            wgmma_transpose_kernel<TY, true><<<dim3((unsigned)((K + 63) / 64), (unsigned)((cin + 63) / 64), (unsigned)a.cout), tb, 0, stream>>>(
+                static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm);
+        else /* w = [cin][cout * K] */
+            wgmma_transpose_kernel<TY, true><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), tb, 0, stream>>>(
+                static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, cin, 0, pm);
+        e = cudaGetLastError();
+    }
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
-        wgmma_transpose_kernel<TY><<<dim3((unsigned)((L + 31) / 32), (unsigned)(cin_pad / 32), (unsigned)nc),
-                                     dim3(32, 8), 0, stream>>>(static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt,
-                                                               cin, L, cin_pad);
+        wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
+            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm);
         e = cudaGetLastError();
         if (e != cudaSuccess) break;
         a.y = y0 + (int64_t)n0 * a.cout * a.L_out;
         a.yvec = ((uintptr_t)a.y & 15) == 0;
-        e = launch_br<TY>(BR, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)nc), smem, stream);
+        e = launch_br<TY>(BR, minb, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)nc), smem, stream);
     }
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;
@@ -509,10 +530,12 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     int BR = 64;
     if (M > 128 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) BR = 256;
     else if (M > 64) BR = 128;
-    const char *bv = getenv("CONVT1D_WGMMA_BR");
+    int minb = 1;
+    const char *bv = getenv("CONVT1D_WGMMA_BR"); /* 64, 128, 256, or 128x2 (two blocks per SM) */
     if (bv && bv[0]) {
         const int b = atoi(bv);
         if (b == 64 || b == 128 || b == 256) BR = b;
+        if (b == 128 && strchr(bv, 'x')) minb = 2;
     }
     a.R = BR / s;
     const int es = ty == WG_TF32 ? 4 : 2;
@@ -521,8 +544,8 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     a.qa = 0;
     a.stages = 0;
     switch (ty) {
-    case WG_F16: return run<WG_F16>(pr, x, w, a, BR, K, d, stream);
-    case WG_BF16: return run<WG_BF16>(pr, x, w, a, BR, K, d, stream);
-    default: return run<WG_TF32>(pr, x, w, a, BR, K, d, stream);
+    case WG_F16: return run<WG_F16>(pr, x, w, a, BR, minb, K, d, stream);
+    case WG_BF16: return run<WG_BF16>(pr, x, w, a, BR, minb, K, d, stream);
+    default: return run<WG_TF32>(pr, x, w, a, BR, minb, K, d, stream);
     }
 }

@@ -62,7 +62,7 @@ def tf32_allowed():
     torch.backends.cudnn.allow_tf32 = old
 
 
-@pytest.mark.parametrize("pick", ["forced", "br64", "br256", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "heuristic"])
 @pytest.mark.parametrize("dtype,tol", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, pick, monkeypatch):
