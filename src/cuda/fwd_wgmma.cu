@@ -483,7 +483,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 }  // namespace
 
 /* CONVT1D_WGMMA (read at every call, for tests and A/B timing): unset, the heuristic; 0 off; 1 every
- * shape the kernel takes. CONVT1D_WGMMA_BR=64/128/256 overrides the tile's row count. */
+ * shape the kernel takes. CONVT1D_WGMMA_BR=64/128/256/128x2 overrides the tile (rows; x2: two blocks per SM). */
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
     const char *ev = getenv("CONVT1D_WGMMA");
@@ -516,26 +516,33 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
         a.dj = 1;
     }
     if (a.T > 4096) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* Where it pays (H100, run 21, ms vs the mma.sync kernel): the transpose costs one extra pass over
-     * x, paid back when each output needs enough multiply-adds, C_in * T: TF32 from 512 (hifigan_up2
-     * 2.10 vs 2.48), 16-bit from 1024 (hifigan_up2 at 512: 1.61 vs 1.51; upsample_x8 1.94 vs 2.61);
-     * the memory-bound stride 1/2 shapes lose (KernelBench 74 fp16 3.3 vs 0.80). */
+    /* Where it pays (H100, runs 21 and 23, ms vs the mma.sync kernel): the transpose costs one extra pass
+     * over x, paid back when each output needs enough multiply-adds, C_in * T >= 512 (hifigan_up2, 512:
+     * fp16 1.21 vs 1.51, TF32 1.75 vs 2.44); the memory-bound stride 1/2 shapes lose (KernelBench 74,
+     * 160: fp16 3.3 vs 0.80; hifigan_up3, 256: 2.2 vs 1.05). */
     const int64_t work = P.in_channels * (int64_t)a.T;
-    if (env < 0 && work < (ty == WG_TF32 ? 512 : 1024)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env < 0 && work < 512) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int M = a.cout * s;
-    /* Tile rows: 256 (fewer L2 reads per multiply-add: upsample_x8 fp16 1.94 vs 2.36 ms at 128) unless
-     * that leaves under two blocks per SM (single_utterance_x8: 56 blocks, 0.060 vs 0.048 ms at 128). */
+    /* Tile rows: 128 at two blocks per SM (one block's epilogue and pipeline fill overlap the other's
+     * MMAs: hifigan_up1 fp16 0.455 vs 0.58 at one block, 0.51 at 256 rows); 256 rows for long reductions,
+     * where L2 reads per multiply-add matter more than the per-tile overhead (codec_dec_s8, C_in*T 3072:
+     * fp16 0.83-0.91 vs 0.98, TF32 1.29 vs 1.59), if that still gives two blocks per SM. */
     const int64_t q_blocks = (((int64_t)a.p + a.L_out - 1) / s - a.p / s + kBQ) / kBQ * P.batch;
     const int rows256 = 256 / s * s; /* whole channels per 256-row tile */
-    int BR = 64;
-    if (M > 128 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) BR = 256;
-    else if (M > 64) BR = 128;
-    int minb = 1;
+    int BR = 64, minb = 1;
+    if (M > 128 && work >= 2048 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) {
+        BR = 256;
+    } else if (M > 64) {
+        BR = 128;
+        minb = 2;
+    }
     const char *bv = getenv("CONVT1D_WGMMA_BR"); /* 64, 128, 256, or 128x2 (two blocks per SM) */
     if (bv && bv[0]) {
         const int b = atoi(bv);
-        if (b == 64 || b == 128 || b == 256) BR = b;
-        if (b == 128 && strchr(bv, 'x')) minb = 2;
+        if (b == 64 || b == 128 || b == 256) {
+            BR = b;
+            minb = b == 128 && strchr(bv, 'x') ? 2 : 1;
+        }
     }
     a.R = BR / s;
     const int es = ty == WG_TF32 ? 4 : 2;
