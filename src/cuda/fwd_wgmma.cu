@@ -53,7 +53,9 @@ constexpr int kThreads = 2 * 128 + 32;
 constexpr int kMaxSmem = 227 * 1024;
 constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
 
-enum { WG_F16 = 0, WG_BF16 = 1, WG_TF32 = 2 };
+/* WG_TF32X3: fp32-accurate (TF32 off): every value split into big + small, both TF32, and
+ * D += Xs*Wb + Xb*Ws + Xb*Wb (the small*small term, 2^-22 relative, dropped), as the mma.sync kernel. */
+enum { WG_F16 = 0, WG_BF16 = 1, WG_TF32 = 2, WG_TF32X3 = 3 };
 
 /* Element type, conversions and the MMA per kind. TF32 values are rounded (cvt.rna) where they are
  * written to scratch, as the mma.sync kernel rounds its operands. */
@@ -80,6 +82,7 @@ template <> struct wg_type<WG_TF32> {
         return __uint_as_float(r);
     }
 };
+template <> struct wg_type<WG_TF32X3> : wg_type<WG_TF32> {};
 
 
 struct WgArgs {
@@ -94,11 +97,13 @@ struct WgArgs {
     int qa;      /* first q of tile 0 */
     int stages;
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
+    int nb;      /* WG_TF32X3: the small halves sit nb batches (input) / T taps (weights) after the big */
 };
 
 #if CONVT1D_WG_DEVICE
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 template <int TY, int BR> struct wg_mma;
+template <int BR> struct wg_mma<WG_TF32X3, BR> : wg_mma<WG_TF32, BR> {};
 #define CONVT1D_WG_MMA(TY, BR, FN)                                                                              \
     template <> struct wg_mma<TY, BR> {                                                                         \
         static __device__ __forceinline__ void run(float (&d)[BR / 2], uint64_t da, uint64_t db) { FN(d, da, db); } \
@@ -167,7 +172,9 @@ __global__ void __launch_bounds__(kThreads, MINB)
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
-    constexpr int SB = stage_bytes(BR), WB = BR * kRow;
+    /* Stage: [weights][input], and for WG_TF32X3 the small halves [weights][input] after them. */
+    constexpr bool X3 = TY == WG_TF32X3;
+    constexpr int SB1 = stage_bytes(BR), SB = X3 ? 2 * SB1 : SB1, WB = BR * kRow;
     const uint32_t full0 = sbase + a.stages * SB, empty0 = full0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q0 = a.qa + blockIdx.x * kBQ;
@@ -196,6 +203,10 @@ __global__ void __launch_bounds__(kThreads, MINB)
                 mbar_expect_tx(bar, SB);
                 tma_load_3d(st, &tmw, bar, c * kBK, blockIdx.y * BR, j);
                 tma_load_3d(st + WB, &tmx, bar, c * kBK, q0 - j * a.dj, n);
+                if (X3) {
+                    tma_load_3d(st + SB1, &tmw, bar, c * kBK, blockIdx.y * BR, j + a.T);
+                    tma_load_3d(st + SB1 + WB, &tmx, bar, c * kBK, q0 - j * a.dj, n + a.nb);
+                }
             }
         }
         return;
@@ -212,7 +223,13 @@ __global__ void __launch_bounds__(kThreads, MINB)
         const uint32_t wb = sbase + s * SB, xa = wb + WB + wg * (64 * kRow);
         wg_fence();
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) wg_mma<TY, BR>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(wb + kk * 32));
+        for (int kk = 0; kk < 4; ++kk) {
+            if (X3) {
+                wg_mma<TY, BR>::run(acc, desc_sw128(xa + SB1 + kk * 32), desc_sw128(wb + kk * 32));
+                wg_mma<TY, BR>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(wb + SB1 + kk * 32));
+            }
+            wg_mma<TY, BR>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(wb + kk * 32));
+        }
         wg_commit();
         /* The previous stage's MMAs are done once at most this one is pending: hand its buffers back. */
         wg_wait<1>();
@@ -304,10 +321,11 @@ struct PackMap {
  *  PACK false: the input, x[n] = [cin][L] -> Xt[n] = [L][pitch]; destination columns past `rows`
  *              (channel padding) are written as zeros.
  *  PACK true:  the weights -> Wm rows (the buffer zeroed first): w = [cin][cout*K] in one batch, or
- *              with the adjoint layout (adj) one batch per co of [cin][K], tap k = K-1-column. */
+ *              with the adjoint layout (adj) one batch per co of [cin][K], tap k = K-1-column.
+ * WG_TF32X3 writes the big TF32 half at dst and the small one at dst + small_off. */
 template <int TY, bool PACK>
 __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typename wg_type<TY>::T *dst, int rows,
-                                       int cols, int pitch, int dst_cols, int adj, PackMap pm) {
+                                       int cols, int pitch, int dst_cols, int adj, PackMap pm, int64_t small_off) {
     typedef typename wg_type<TY>::T T;
     __shared__ T tile[64][65];
     const int r0 = blockIdx.y * 64, c0 = blockIdx.x * 64, tx = threadIdx.x;
@@ -332,7 +350,10 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int r = r0 + tx + 32 * h;
-            if (r < dst_cols) dst[drow * pitch + r] = wg_type<TY>::op(tile[tx + 32 * h][i]);
+            if (r >= dst_cols) continue;
+            const T v = tile[tx + 32 * h][i], big = wg_type<TY>::op(v);
+            dst[drow * pitch + r] = big;
+            if (TY == WG_TF32X3) dst[drow * pitch + r + small_off] = wg_type<TY>::op(v - big);
         }
     }
 }
@@ -424,7 +445,8 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     const int64_t q_tiles = (q_max - a.qa + 1 + kBQ - 1) / kBQ;
     if (q_tiles > INT_MAX || r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
 
-    const int SB = stage_bytes(BR);
+    const int halves = TY == WG_TF32X3 ? 2 : 1; /* big (+ small) copies of every operand */
+    const int SB = stage_bytes(BR) * halves;
     /* As many stages as fit (up to 8) in the block's share of shared memory (minb blocks per SM). */
     a.stages = ((minb == 2 ? 113 * 1024 : kMaxSmem) - 1024 - 128) / SB;
     if (a.stages > 8) a.stages = 8;
@@ -437,16 +459,19 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 
     const size_t per_n = (size_t)L * cin_pad * es;
     const int nb = (int)(per_n * N <= kXtBudget ? N : (kXtBudget / per_n > 0 ? kXtBudget / per_n : 1));
-    const size_t wp_bytes = ((size_t)a.T * M_pad * cin_pad * es + 1023) / 1024 * 1024;
-    const size_t xt_bytes = per_n * nb;
+    a.nb = nb;
+    if ((int64_t)nb * halves > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad, xt_elems = (int64_t)nb * L * cin_pad;
+    const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
+    const size_t xt_bytes = (size_t)xt_elems * es * halves;
     void *scratch = nullptr;
     cudaError_t e = cudaMallocAsync(&scratch, wp_bytes + xt_bytes, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
     T *wp = static_cast<T *>(scratch);
     T *xt = reinterpret_cast<T *>(static_cast<unsigned char *>(scratch) + wp_bytes);
     CUtensorMap tmx, tmw;
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T, kBK, (uint32_t)BR, 1) ||
-        !make_map(&tmx, xt, es, (uint64_t)cin_pad, (uint64_t)L, (uint64_t)nb, kBK, kBQ, 1)) {
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR, 1) ||
+        !make_map(&tmx, xt, es, (uint64_t)cin_pad, (uint64_t)L, (uint64_t)nb * halves, kBK, kBQ, 1)) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
@@ -457,17 +482,17 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (e == cudaSuccess) {
         if (pr.w_adjoint) /* w = [cout][cin][K] */
             wgmma_transpose_kernel<TY, true><<<dim3((unsigned)((K + 63) / 64), (unsigned)((cin + 63) / 64), (unsigned)a.cout), tb, 0, stream>>>(
-                static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm);
+                static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm, wp_elems);
         else /* w = [cin][cout * K] */
             wgmma_transpose_kernel<TY, true><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), tb, 0, stream>>>(
-                static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, cin, 0, pm);
+                static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, cin, 0, pm, wp_elems);
         e = cudaGetLastError();
     }
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
         wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
-            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm);
+            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
         e = cudaGetLastError();
         if (e != cudaSuccess) break;
         a.y = y0 + (int64_t)n0 * a.cout * a.L_out;
@@ -492,7 +517,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     int ty;
     if (pr.dtype == CONVT1D_F16) ty = WG_F16;
     else if (pr.dtype == CONVT1D_BF16) ty = WG_BF16;
-    else if (pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_ALLOW_TF32) ty = WG_TF32;
+    else if (pr.dtype == CONVT1D_F32) ty = pr.math == CONVT1D_MATH_ALLOW_TF32 ? WG_TF32 : WG_TF32X3;
     else return CONVT1D_ERROR_NOT_SUPPORTED;
     if (env == 0 || P.groups != 1 || P.batch == 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
@@ -534,7 +559,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
         BR = 256;
     } else if (M > 64) {
         BR = 128;
-        minb = 2;
+        minb = ty == WG_TF32X3 ? 1 : 2; /* split operands: a 64 KB stage, two blocks would hold one each */
     }
     const char *bv = getenv("CONVT1D_WGMMA_BR"); /* 64, 128, 256, or 128x2 (two blocks per SM) */
     if (bv && bv[0]) {
@@ -545,14 +570,16 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
         }
     }
     a.R = BR / s;
-    const int es = ty == WG_TF32 ? 4 : 2;
+    const int es = ty >= WG_TF32 ? 4 : 2;
     a.nchunk = (int)((P.in_channels + kRow / es - 1) / (kRow / es));
     a.yvec = 0;
     a.qa = 0;
     a.stages = 0;
+    a.nb = 0;
     switch (ty) {
     case WG_F16: return run<WG_F16>(pr, x, w, a, BR, minb, K, d, stream);
     case WG_BF16: return run<WG_BF16>(pr, x, w, a, BR, minb, K, d, stream);
-    default: return run<WG_TF32>(pr, x, w, a, BR, minb, K, d, stream);
+    case WG_TF32: return run<WG_TF32>(pr, x, w, a, BR, minb, K, d, stream);
+    default: return run<WG_TF32X3>(pr, x, w, a, BR, minb, K, d, stream);
     }
 }

@@ -1,4 +1,4 @@
-"""fp16/bf16/TF32 forward shapes large enough for the Hopper wgmma/TMA kernel (src/cuda/fwd_wgmma.cu).
+"""fp16/bf16/TF32/split-TF32 forward shapes large enough for the Hopper wgmma/TMA kernel (src/cuda/fwd_wgmma.cu).
 
 On an sm_90 GPU these take that kernel (groups 1, above the tiny-problem size), forced with
 CONVT1D_WGMMA=1 (and each tile width with CONVT1D_WGMMA_BR) and by the shipped heuristic; elsewhere the
@@ -51,21 +51,23 @@ def poison_then_run(x, w, b, c):
     return convt1d.conv_transpose1d(x, w, b, **kwargs(c))
 
 
-DTYPES = [(torch.float16, 2e-3), (torch.bfloat16, 1e-2), (torch.float32, 5e-3)]  # fp32: TF32 mode
+# (dtype, tolerance, cudnn.allow_tf32): fp32 runs as TF32 and, with TF32 off, as split TF32 (fp32-accurate).
+DTYPES = [pytest.param(torch.float16, 2e-3, True, id="f16"), pytest.param(torch.bfloat16, 1e-2, True, id="bf16"),
+          pytest.param(torch.float32, 5e-3, True, id="tf32"), pytest.param(torch.float32, 1e-5, False, id="strict")]
 
 
 @pytest.fixture(autouse=True)
-def tf32_allowed():
+def restore_tf32_flag():
     old = torch.backends.cudnn.allow_tf32
-    torch.backends.cudnn.allow_tf32 = True
     yield
     torch.backends.cudnn.allow_tf32 = old
 
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "heuristic"])
-@pytest.mark.parametrize("dtype,tol", DTYPES)
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
-def test_wgmma_forward(c, dtype, tol, pick, monkeypatch):
+def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
     if pick != "heuristic":
         monkeypatch.setenv("CONVT1D_WGMMA", "1")
     if pick.startswith("br"):
@@ -77,8 +79,9 @@ def test_wgmma_forward(c, dtype, tol, pick, monkeypatch):
     assert rel_err(y, ref(x, w, b, c)) <= tol
 
 
-@pytest.mark.parametrize("dtype,tol", DTYPES)
-def test_wgmma_unaligned_input(dtype, tol, monkeypatch):
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+def test_wgmma_unaligned_input(dtype, tol, tf32, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
     # x one element into its storage: not 16-byte aligned (the kernel reads it through its transpose).
     monkeypatch.setenv("CONVT1D_WGMMA", "1")
     c = SHAPES[3]
@@ -92,9 +95,10 @@ def test_wgmma_unaligned_input(dtype, tol, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
-@pytest.mark.parametrize("dtype,tol", DTYPES)
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
-def test_wgmma_grad_input_adjoint(c, dtype, tol, monkeypatch):
+def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
     # Stride-1 grad_input is the forward of the adjoint problem (weights read transposed and flipped).
     monkeypatch.setenv("CONVT1D_WGMMA", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
