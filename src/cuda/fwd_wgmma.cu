@@ -221,15 +221,30 @@ __global__ void __launch_bounds__(kThreads, MINB)
         const int s = it % a.stages;
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
         const uint32_t wb = sbase + s * SB, xa = wb + WB + wg * (64 * kRow);
+        if (X3) {
+            /* The tensor core's own accumulation is not fp32-exact: summed over a long reduction it
+             * drifts to ~2e-5 relative (run 25, codec_dec_s8). So each stage's three products go to a
+             * fresh accumulator, added into acc with fp32 adds once the stage is done. */
+            float tmp[BR / 2];
+#pragma unroll
+            for (int i = 0; i < BR / 2; ++i) tmp[i] = 0.f;
+            wg_fence();
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+                wg_mma<TY, BR>::run(tmp, desc_sw128(xa + SB1 + kk * 32), desc_sw128(wb + kk * 32));
+                wg_mma<TY, BR>::run(tmp, desc_sw128(xa + kk * 32), desc_sw128(wb + SB1 + kk * 32));
+                wg_mma<TY, BR>::run(tmp, desc_sw128(xa + kk * 32), desc_sw128(wb + kk * 32));
+            }
+            wg_commit();
+            wg_wait<0>();
+            if (lane == 0) mbar_arrive(empty0 + 8 * s);
+#pragma unroll
+            for (int i = 0; i < BR / 2; ++i) acc[i] += tmp[i];
+            continue;
+        }
         wg_fence();
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {
-            if (X3) {
-                wg_mma<TY, BR>::run(acc, desc_sw128(xa + SB1 + kk * 32), desc_sw128(wb + kk * 32));
-                wg_mma<TY, BR>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(wb + SB1 + kk * 32));
-            }
-            wg_mma<TY, BR>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(wb + kk * 32));
-        }
+        for (int kk = 0; kk < 4; ++kk) wg_mma<TY, BR>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(wb + kk * 32));
         wg_commit();
         /* The previous stage's MMAs are done once at most this one is pending: hand its buffers back. */
         wg_wait<1>();
@@ -409,9 +424,12 @@ cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs 
 template <int TY>
 cudaError_t launch_br(int BR, int minb, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid,
                       int smem, cudaStream_t stream) {
-    if (BR == 256) return launch<TY, 256, 1>(tmx, tmw, a, grid, smem, stream);
-    if (BR == 128) return minb == 2 ? launch<TY, 128, 2>(tmx, tmw, a, grid, smem, stream)
-                                    : launch<TY, 128, 1>(tmx, tmw, a, grid, smem, stream);
+    /* Split TF32 holds a second accumulator: 256 columns would not fit in registers (run() refuses). */
+    if constexpr (TY != WG_TF32X3)
+        if (BR == 256) return launch<TY, 256, 1>(tmx, tmw, a, grid, smem, stream);
+    if constexpr (TY != WG_TF32X3) /* (nor two blocks per SM: run() refuses both) */
+        if (BR == 128 && minb == 2) return launch<TY, 128, 2>(tmx, tmw, a, grid, smem, stream);
+    if (BR == 128) return launch<TY, 128, 1>(tmx, tmw, a, grid, smem, stream);
     return launch<TY, 64, 1>(tmx, tmw, a, grid, smem, stream);
 }
 
@@ -446,6 +464,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (q_tiles > INT_MAX || r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const int halves = TY == WG_TF32X3 ? 2 : 1; /* big (+ small) copies of every operand */
+    if (TY == WG_TF32X3 && (BR == 256 || minb == 2)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int SB = stage_bytes(BR) * halves;
     /* As many stages as fit (up to 8) in the block's share of shared memory (minb blocks per SM). */
     a.stages = ((minb == 2 ? 113 * 1024 : kMaxSmem) - 1024 - 128) / SB;
@@ -555,7 +574,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     const int64_t q_blocks = (((int64_t)a.p + a.L_out - 1) / s - a.p / s + kBQ) / kBQ * P.batch;
     const int rows256 = 256 / s * s; /* whole channels per 256-row tile */
     int BR = 64, minb = 1;
-    if (M > 128 && work >= 2048 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) {
+    if (ty != WG_TF32X3 && M > 128 && work >= 2048 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) {
         BR = 256;
     } else if (M > 64) {
         BR = 128;
