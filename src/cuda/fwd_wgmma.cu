@@ -563,9 +563,10 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     /* Where it pays (H100, runs 21 and 23, ms vs the mma.sync kernel): the transpose costs one extra pass
      * over x, paid back when each output needs enough multiply-adds, C_in * T >= 512 (hifigan_up2, 512:
      * fp16 1.21 vs 1.51, TF32 1.75 vs 2.44); the memory-bound stride 1/2 shapes lose (KernelBench 74,
-     * 160: fp16 3.3 vs 0.80; hifigan_up3, 256: 2.2 vs 1.05). */
+     * 160: fp16 3.3 vs 0.80; hifigan_up3, 256: 2.2 vs 1.05). Split TF32 triples the MMA work, so it
+     * pays from 384 (KernelBench 64 strict: 8.79 vs 9.75; run 26). */
     const int64_t work = P.in_channels * (int64_t)a.T;
-    if (env < 0 && work < 512) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env < 0 && work < (ty == WG_TF32X3 ? 384 : 512)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int M = a.cout * s;
     /* Tile rows: 128 at two blocks per SM (one block's epilogue and pipeline fill overlap the other's
      * MMAs: hifigan_up1 fp16 0.455 vs 0.58 at one block, 0.51 at 256 rows); 256 rows for long reductions,
