@@ -1,5 +1,5 @@
-/* Hopper forward (fp16, bf16, and fp32 as TF32): the polyphase implicit GEMM on wgmma, both operands
- * fed to shared memory by TMA.
+/* Hopper forward (fp16, bf16, fp32 as TF32 or as split TF32 when TF32 is off): the polyphase implicit
+ * GEMM on wgmma, both operands fed to shared memory by TMA.
  *
  * GEMM (one batch row n, groups == 1), positions on the M side:
  *   D[q, m] = sum_{j < T} sum_ci X[ci, q - j*dj] * Wm[j][m][ci]
@@ -15,7 +15,8 @@
  * anyway. The transpose (one read and one write of x, tf32-rounded in TF32 mode) is cheap next to the
  * GEMM on the compute-bound layers this kernel is for; memory-bound shapes stay on mma.sync.
  *
- * Block: BQ = 128 positions (two consumer warpgroups of 64) x BR packed rows m, plus one producer warp.
+ * Block: BQ = 128 positions (two consumer warpgroups of 64) x BR packed rows m (128 at two blocks per SM,
+ * or 256 at one), plus one producer warp.
  * Packed rows: a tile of BR rows holds R = BR / s whole output channels (RT = R*s rows; the rest are
  * zero weights), so any stride up to 64 works and each block writes whole channels.
  * Pipeline stage: one 128-byte channel chunk (64 16-bit or 32 fp32 channels) of one tap: the weights
@@ -25,8 +26,8 @@
  * Epilogue: bias added, converted, staged in shared memory in output order (row co, column o, each row
  * shifted so its 16-byte global chunks line up), then written with 16-byte stores.
  *
- * Taken for: sm_90 (built as sm_90a), fp16/bf16/TF32, groups == 1, stride <= 64, outside the tiny
- * sizes; the heuristic in convt1d_fwd_wgmma picks the shapes where it measured faster. */
+ * Taken for: sm_90 (built as sm_90a), groups == 1, stride <= 64, outside the tiny sizes; the heuristic
+ * in convt1d_fwd_wgmma picks the shapes where it measured faster (docs/design.md, Session 5). */
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
