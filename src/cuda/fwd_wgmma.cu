@@ -446,6 +446,12 @@ bool wgmma_built() {
     return built == 1;
 }
 
+/* Position tiles per batch row: output o = q*ps + r - p puts every phase's q in [p/ps, (p + L_out - 1)/ps]. */
+int64_t q_tile_count(const WgArgs &a) {
+    const int64_t q_min = a.p / a.ps, q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
+    return (q_max - q_min + kBQ) / kBQ;
+}
+
 /* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream. */
 template <int TY>
 convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int minb, int K,
@@ -458,10 +464,8 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     const int M = a.cout * a.ps;
     const int r_tiles = (M + RT - 1) / RT;
     const int M_pad = r_tiles * BR, cin_pad = a.nchunk * kBK;
-    const int q_min = a.p / a.ps;
-    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
-    a.qa = q_min;
-    const int64_t q_tiles = (q_max - a.qa + 1 + kBQ - 1) / kBQ;
+    a.qa = a.p / a.ps;
+    const int64_t q_tiles = q_tile_count(a);
     if (q_tiles > INT_MAX || r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const int halves = TY == WG_TF32X3 ? 2 : 1; /* big (+ small) copies of every operand */
@@ -573,7 +577,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
      * MMAs: hifigan_up1 fp16 0.455 vs 0.58 at one block, 0.51 at 256 rows); 256 rows for long reductions,
      * where L2 reads per multiply-add matter more than the per-tile overhead (codec_dec_s8, C_in*T 3072:
      * fp16 0.83-0.91 vs 0.98, TF32 1.29 vs 1.59), if that still gives two blocks per SM. */
-    const int64_t q_blocks = (((int64_t)a.p + a.L_out - 1) / s - a.p / s + kBQ) / kBQ * P.batch;
+    const int64_t q_blocks = q_tile_count(a) * P.batch;
     const int rows256 = 256 / s * s; /* whole channels per 256-row tile */
     int BR = 64, minb = 1;
     if (ty != WG_TF32X3 && M > 128 && work >= 2048 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) {
