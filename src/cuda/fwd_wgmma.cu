@@ -37,54 +37,15 @@
 #include <string.h>
 
 #include "kernels.cuh"
-#include "wgmma_ops.cuh"
+#include "wgmma_common.cuh"
 
 namespace {
 
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define CONVT1D_WG_DEVICE 1
-#else
-#define CONVT1D_WG_DEVICE 0
-#endif
-
-constexpr int kRow = 128;             /* bytes per operand row in shared memory: one 128-byte swizzle span */
 constexpr int kBQ = 128;              /* positions per block: two consumer warpgroups of 64 */
 constexpr int kRowPad = 16;           /* epilogue: elements of room per staged row for its alignment shift */
 constexpr int kThreads = 2 * 128 + 32;
 constexpr int kMaxSmem = 227 * 1024;
 constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
-
-/* WG_TF32X3: fp32-accurate (TF32 off): every value split into big + small, both TF32, and
- * D += Xs*Wb + Xb*Ws + Xb*Wb (the small*small term, 2^-22 relative, dropped), as the mma.sync kernel. */
-enum { WG_F16 = 0, WG_BF16 = 1, WG_TF32 = 2, WG_TF32X3 = 3 };
-
-/* Element type, conversions and the MMA per kind. TF32 values are rounded (cvt.rna) where they are
- * written to scratch, as the mma.sync kernel rounds its operands. */
-template <int TY> struct wg_type;
-template <> struct wg_type<WG_F16> {
-    typedef __half T;
-    static __device__ __forceinline__ float to_f(T v) { return __half2float(v); }
-    static __device__ __forceinline__ T from_f(float v) { return __float2half_rn(v); }
-    static __device__ __forceinline__ T op(T v) { return v; }
-};
-template <> struct wg_type<WG_BF16> {
-    typedef __nv_bfloat16 T;
-    static __device__ __forceinline__ float to_f(T v) { return __bfloat162float(v); }
-    static __device__ __forceinline__ T from_f(float v) { return __float2bfloat16_rn(v); }
-    static __device__ __forceinline__ T op(T v) { return v; }
-};
-template <> struct wg_type<WG_TF32> {
-    typedef float T;
-    static __device__ __forceinline__ float to_f(T v) { return v; }
-    static __device__ __forceinline__ T from_f(float v) { return v; }
-    static __device__ __forceinline__ T op(T v) {
-        uint32_t r;
-        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
-        return __uint_as_float(r);
-    }
-};
-template <> struct wg_type<WG_TF32X3> : wg_type<WG_TF32> {};
-
 
 struct WgArgs {
     const void *bias;
@@ -100,65 +61,6 @@ struct WgArgs {
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
     int nb;      /* WG_TF32X3: the small halves sit nb batches (input) / T taps (weights) after the big */
 };
-
-#if CONVT1D_WG_DEVICE
-__device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-template <int TY, int BR> struct wg_mma;
-template <int BR> struct wg_mma<WG_TF32X3, BR> : wg_mma<WG_TF32, BR> {};
-#define CONVT1D_WG_MMA(TY, BR, FN)                                                                              \
-    template <> struct wg_mma<TY, BR> {                                                                         \
-        static __device__ __forceinline__ void run(float (&d)[BR / 2], uint64_t da, uint64_t db) { FN(d, da, db); } \
-    };
-CONVT1D_WG_MMA(WG_F16, 64, wgmma_ss_f16_n64)
-CONVT1D_WG_MMA(WG_F16, 128, wgmma_ss_f16_n128)
-CONVT1D_WG_MMA(WG_F16, 256, wgmma_ss_f16_n256)
-CONVT1D_WG_MMA(WG_BF16, 64, wgmma_ss_bf16_n64)
-CONVT1D_WG_MMA(WG_BF16, 128, wgmma_ss_bf16_n128)
-CONVT1D_WG_MMA(WG_BF16, 256, wgmma_ss_bf16_n256)
-CONVT1D_WG_MMA(WG_TF32, 64, wgmma_ss_tf32_n64)
-CONVT1D_WG_MMA(WG_TF32, 128, wgmma_ss_tf32_n128)
-CONVT1D_WG_MMA(WG_TF32, 256, wgmma_ss_tf32_n256)
-#undef CONVT1D_WG_MMA
-__device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_expect_tx(uint32_t bar, uint32_t bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-/* Blocks until the barrier's phase with this parity has completed. */
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
-    asm volatile(
-        "{\n.reg .pred done;\n"
-        "WAIT_%=:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-        "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
-}
-__device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap *map, uint32_t bar, int c0, int c1, int c2) {
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
-                 ::"r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
-                 : "memory");
-}
-__device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-template <int N> __device__ __forceinline__ void wg_wait() {
-    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
-}
-__device__ __forceinline__ void named_sync(int id, int threads) {
-    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-/* K-major operand with the 128-byte swizzle (layout type 1): 128-byte rows, 8-row groups 1024 B apart
- * (stride byte offset); the leading byte offset is unused for this layout. A k step is 32 bytes along
- * the row (16 16-bit or 8 fp32 values). */
-__device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
-    return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(16 >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) |
-           (1ull << 62);
-}
-#endif
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
 __host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow; }
@@ -375,38 +277,6 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
 }
 
 /* ------------------------------------------------------------------ host side */
-
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    static bool tried = false;
-    if (!tried) {
-        tried = true;
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) ==
-                cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-        else
-            cudaGetLastError();
-    }
-    return fn;
-}
-
-/* 3D tiled map over data [d2][d1][d0] (d0 contiguous, es-byte elements), box b0 x b1 x b2, 128-byte
- * swizzle; boxes reaching outside the tensor are zero-filled. */
-bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0,
-              uint32_t b1, uint32_t b2) {
-    PFN_cuTensorMapEncodeTiled_v12000 fn = encode_fn();
-    if (!fn) return false;
-    const cuuint64_t dims[3] = {d0, d1, d2};
-    const cuuint64_t strides[2] = {d0 * es, d0 * d1 * es};
-    const cuuint32_t box[3] = {b0, b1, b2};
-    const cuuint32_t est[3] = {1, 1, 1};
-    return fn(m, es == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, const_cast<void *>(base),
-              dims, strides, box, est, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-              CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
 
 template <int TY, int BR, int MINB>
 cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,

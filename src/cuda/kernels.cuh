@@ -34,6 +34,13 @@ int convt1d_sm_count();
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                  void *y, cudaStream_t stream);
 
+/* Hopper (sm_90a) grad_weight on wgmma + TMA (bwd_weight_wgmma.cu): strided layers, groups == 1; phase
+ * planes of grad_y and shifted copies of x in scratch from cudaMallocAsync, a deterministic split
+ * reduction. Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for anything it does not
+ * take (or where its heuristic prefers the mma.sync kernel). */
+convt1d_status convt1d_bwd_weight_wgmma(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                        cudaStream_t stream);
+
 /* Direct (CUDA-core) kernels, every dtype and parameter combination (fwd_direct.cu, bwd_direct.cu). */
 convt1d_status convt1d_fwd_direct(const convt1d_problem &pr, const void *x, const void *w,
                                   const void *bias, void *y, cudaStream_t stream);

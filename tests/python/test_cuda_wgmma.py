@@ -7,12 +7,16 @@ not multiples of the channel chunk or of the 64/128/256-row tile, merged strides
 rows of a tile unused) with dilation and padding, output_padding, input and output lengths that are not
 multiples of 8, an input that is not 16-byte aligned, many taps at stride 1, bias, and the stride-1
 grad_input that runs the forward on the adjoint weights. The output memory is poisoned with NaN first
-so that an unwritten element fails."""
+so that an unwritten element fails.
+
+grad_weight of the strided shapes runs the wgmma kernel of src/cuda/bwd_weight_wgmma.cu (forced with
+CONVT1D_WGMMA_BW=1, and by its heuristic), in one batch chunk and in several (CONVT1D_WGMMA_BW_SCRATCH),
+bitwise identical across runs."""
 import pytest
 import torch
 
 import convt1d
-from helpers import cuda_ready, kwargs, make_inputs, ref, rel_err
+from helpers import cuda_ready, kwargs, make_inputs, out_len, ref, rel_err
 
 pytestmark = [pytest.mark.cuda,
               pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU and a CUDA build of libconvt1d")]
@@ -111,3 +115,53 @@ def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, monkeypatch):
     y64 = ref(x64, w, b, c)
     (gx64,) = torch.autograd.grad(y64, x64, gy.double())
     assert torch.isfinite(gx).all() and rel_err(gx, gx64) <= tol
+
+
+STRIDED = [c for c in SHAPES if c["stride"] > 1]
+
+
+def grad_weight(c, x, w, b, gy):
+    wr = w.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(x, wr, b, **kwargs(c))
+    junk = torch.full(w.shape, float("nan"), dtype=w.dtype, device=w.device)  # poison grad_w's block
+    del junk
+    (gw,) = torch.autograd.grad(y, wr, gy)
+    return gw
+
+
+def grad_weight_case(c, dtype, gen):
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    gy = torch.randn((c["N"], c["Cout"], out_len(c)), generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    w64 = w.double().requires_grad_()
+    y64 = ref(x.double(), w64, None if b is None else b.double(), c)
+    (gw64,) = torch.autograd.grad(y64, w64, gy.double())
+    return x, w, b, gy, gw64
+
+
+@pytest.mark.parametrize("pick", ["forced", "chunked", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
+def test_wgmma_grad_weight(c, dtype, tol, tf32, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick != "heuristic":
+        monkeypatch.setenv("CONVT1D_WGMMA_BW", "1")
+    if pick == "chunked":  # about one sample per batch chunk: partials added chunk after chunk
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_SCRATCH", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
+    gw = grad_weight(c, x, w, b, gy)
+    assert gw.dtype == dtype and torch.isfinite(gw).all()
+    assert rel_err(gw, gw64) <= tol
+
+
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_BW", "1")
+    c = shape("upsample_x8_batch", 4, 512, 256, 16, 512, stride=8, padding=4)
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
+    first = grad_weight(c, x, w, b, gy)
+    assert rel_err(first, gw64) <= tol
+    for _ in range(4):
+        assert torch.equal(grad_weight(c, x, w, b, gy), first)

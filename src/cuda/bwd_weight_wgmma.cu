@@ -1,0 +1,413 @@
+/* Hopper grad_weight (fp16, bf16, fp32 as TF32 or split TF32): wgmma with both operands fed to shared
+ * memory by TMA, for strided layers (groups == 1).
+ *
+ * With k*d = j*s + b (b < s), output position l*s - p + k*d = (l + j)*s + b - p, so
+ *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy[n, co, (l + j)*s + b - p]
+ *                     = sum_n sum_q Xs[j][n, ci, q] * Pl[n, co*s + b, q]
+ * with the phase planes Pl[n, co*s + b, q] = gy[n, co, q*s + b - p] and the shifted input copies
+ * Xs[j][n, ci, q] = x[n, ci, q - j] (zero outside), q < Lg = L_in + T - 1, T = (K-1)*d/s + 1 shifts.
+ * Per shift j that is a plain GEMM D_j[ci, row] (M = C_in, N = s*C_out rows, reduction over (n, q)),
+ * both operands K-major (q contiguous), as TF32 wgmma needs. Why copies of x rather than a shifted TMA
+ * box: a box cannot start at an arbitrary element of the contiguous axis (fwd_wgmma.cu), and x is the
+ * smaller operand (by s*C_out/C_in). Rows co*s + b put the s taps of one (co, j) next to each other.
+ *
+ * Block: 128 input channels (two consumer warpgroups of 64) x BN plane rows, one producer warp; a stage
+ * is one 128-byte chunk of q (64 16-bit or 32 fp32 values) of both operands. The reduction over (n, q)
+ * is cut into a fixed number of splits, each writing fp32 partials to a workspace; a second kernel sums
+ * them in split order and scatters to grad_w[ci, co, k]: bitwise deterministic.
+ * Batch chunks (planes scratch bounded by kScratchBudget) add into the same partials, in order. */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "kernels.cuh"
+#include "wgmma_common.cuh"
+
+namespace {
+
+constexpr int kBM = 128; /* input channels per block: two consumer warpgroups */
+constexpr int kThreads = 2 * 128 + 32;
+constexpr int kMaxSmem = 227 * 1024;
+constexpr size_t kScratchBudget = (size_t)768 << 20; /* planes + shifted copies per batch chunk */
+
+struct BwArgs {
+    float *ws;       /* partials [splits][T][cin][rows_p] */
+    int cin, rows;   /* GEMM M and N */
+    int rows_p;      /* workspace row pitch (even: float2 stores) */
+    int T;           /* shifts */
+    int nb;          /* samples in this batch chunk */
+    int nstride;     /* samples per copy in the scratch maps (the full chunk size) */
+    int qchunks;     /* 128-byte chunks of q per sample */
+    int splits;
+    int stages;
+    int accumulate;  /* later batch chunks add to the partials */
+};
+
+#if CONVT1D_WG_DEVICE
+__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+#endif
+
+template <int BN> __host__ __device__ constexpr int bw_stage_bytes() { return (kBM + BN) * kRow; }
+
+template <int TY, int BN>
+__global__ void __launch_bounds__(kThreads, 1)
+    bwd_weight_wgmma_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmg, BwArgs a) {
+#if CONVT1D_WG_DEVICE
+    typedef typename wg_type<TY>::T T;
+    constexpr int kBK = kRow / (int)sizeof(T);
+    constexpr bool X3 = TY == WG_TF32X3;
+    constexpr int SB1 = bw_stage_bytes<BN>(), SB = X3 ? 2 * SB1 : SB1, AB = kBM * kRow;
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    const uint32_t sbase = smem_u32(sm);
+    const uint32_t full0 = sbase + a.stages * SB, empty0 = full0 + a.stages * 8;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int ci0 = blockIdx.x * kBM, r0 = blockIdx.y * BN;
+    const int j = blockIdx.z % a.T, sp = blockIdx.z / a.T;
+    /* This split's share of the flat reduction f = n * qchunks + qc (fixed: determinism). */
+    const int64_t total = (int64_t)a.nb * a.qchunks;
+    const int64_t f0 = total * sp / a.splits, f1 = total * (sp + 1) / a.splits;
+    const int iters = (int)(f1 - f0);
+
+    if (tid == 0) {
+        for (int s = 0; s < a.stages; ++s) {
+            mbar_init(full0 + 8 * s, 1);
+            mbar_init(empty0 + 8 * s, 8);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+
+    if (warp == 8) {
+        if (lane == 0) {
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmg) : "memory");
+            int n = (int)(f0 / a.qchunks), qc = (int)(f0 - (int64_t)n * a.qchunks);
+            for (int it = 0; it < iters; ++it) {
+                const int s = it % a.stages;
+                if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                const uint32_t st = sbase + s * SB, bar = full0 + 8 * s;
+                mbar_expect_tx(bar, SB);
+                /* x copies: [2 halves][T][nb] samples; planes: [2 halves][nb]. */
+                tma_load_3d(st, &tmx, bar, qc * kBK, ci0, j * a.nstride + n);
+                tma_load_3d(st + AB, &tmg, bar, qc * kBK, r0, n);
+                if (X3) {
+                    tma_load_3d(st + SB1, &tmx, bar, qc * kBK, ci0, (a.T + j) * a.nstride + n);
+                    tma_load_3d(st + SB1 + AB, &tmg, bar, qc * kBK, r0, a.nstride + n);
+                }
+                if (++qc == a.qchunks) {
+                    qc = 0;
+                    ++n;
+                }
+            }
+        }
+        return;
+    }
+
+    const int wg = warp >> 2;
+    float acc[BN / 2];
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+    for (int it = 0; it < iters; ++it) {
+        const int s = it % a.stages;
+        mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
+        const uint32_t xa = sbase + s * SB + wg * (64 * kRow), pb = sbase + s * SB + AB;
+        if (X3) {
+            /* Fresh accumulator per stage, added with fp32 adds: the tensor core's own accumulation
+             * drifts over long reductions (fwd_wgmma.cu, run 25). */
+            float tmp[BN / 2];
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) tmp[i] = 0.f;
+            wg_fence();
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+                wg_mma<TY, BN>::run(tmp, desc_sw128(xa + SB1 + kk * 32), desc_sw128(pb + kk * 32));
+                wg_mma<TY, BN>::run(tmp, desc_sw128(xa + kk * 32), desc_sw128(pb + SB1 + kk * 32));
+                wg_mma<TY, BN>::run(tmp, desc_sw128(xa + kk * 32), desc_sw128(pb + kk * 32));
+            }
+            wg_commit();
+            wg_wait<0>();
+            if (lane == 0) mbar_arrive(empty0 + 8 * s);
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) acc[i] += tmp[i];
+            continue;
+        }
+        wg_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) wg_mma<TY, BN>::run(acc, desc_sw128(xa + kk * 32), desc_sw128(pb + kk * 32));
+        wg_commit();
+        wg_wait<1>();
+        if (it > 0 && lane == 0) mbar_arrive(empty0 + 8 * ((it - 1) % a.stages));
+    }
+    wg_wait<0>();
+
+    /* acc[4i + u] (u = 0, 1): plane row 8i + 2t + u of input channel g; acc[4i + 2 + u]: channel g + 8. */
+    const int g = lane >> 2, t = lane & 3;
+    const int ci = ci0 + wg * 64 + (warp & 3) * 16 + g;
+    float *ws = a.ws + ((int64_t)sp * a.T + j) * a.cin * a.rows_p;
+#pragma unroll
+    for (int i = 0; i < BN / 8; ++i) {
+        const int r = r0 + 8 * i + 2 * t;
+        if (r >= a.rows) continue;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int c = ci + 8 * h;
+            if (c >= a.cin) continue;
+            float2 *dst = reinterpret_cast<float2 *>(ws + (int64_t)c * a.rows_p + r);
+            float2 v = make_float2(acc[4 * i + 2 * h], acc[4 * i + 2 * h + 1]);
+            if (a.accumulate) {
+                const float2 o = *dst;
+                v.x += o.x;
+                v.y += o.y;
+            }
+            *dst = v;
+        }
+    }
+#else
+    __trap(); /* not built for sm_90a: the host never launches it */
+#endif
+}
+
+/* Phase planes of grad_y: pl[n, co*s + b, q] = gy[n, co, q*s + b - p] (zero outside [0, L_out)),
+ * q < Lg, row pitch `pitch`. One block per (n, co) row and QT plane positions: the gy span is read
+ * coalesced into shared memory (padded against bank conflicts), then each plane row written
+ * coalesced. WG_TF32X3 writes the small halves at + small_off. */
+template <int TY>
+__global__ void bw_planes_kernel(const typename wg_type<TY>::T *gy, typename wg_type<TY>::T *pl, int s, int p,
+                                 int L_out, int Lg, int pitch, int QT, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    extern __shared__ float span[];
+    const int64_t row = blockIdx.x; /* n * cout + co */
+    const int q0 = blockIdx.y * QT;
+    const T *src = gy + row * L_out;
+    const int64_t o0 = (int64_t)q0 * s - p;
+    const int len = QT * s;
+    for (int i = threadIdx.x; i < len; i += blockDim.x) {
+        const int64_t o = o0 + i;
+        span[i + (i >> 5)] = o >= 0 && o < L_out ? wg_type<TY>::to_f(src[o]) : 0.f;
+    }
+    __syncthreads();
+    T *dst = pl + row * s * (int64_t)pitch;
+    const int qn = min(QT, Lg - q0);
+    for (int e = threadIdx.x; e < s * QT; e += blockDim.x) {
+        const int b = e / QT, qq = e - b * QT;
+        if (qq >= qn) continue;
+        const int i = qq * s + b;
+        const T v = wg_type<TY>::from_f(span[i + (i >> 5)]), big = wg_type<TY>::op(v);
+        T *d = dst + (int64_t)b * pitch + q0 + qq;
+        *d = big;
+        if (TY == WG_TF32X3) d[small_off] = wg_type<TY>::op(v - big);
+    }
+}
+
+/* Shifted input copies: xs[j][n, ci, q] = x[n, ci, q - j] for j < T, q < Lg (zero outside [0, L_in)).
+ * blockIdx.x = n * cin + ci within the chunk, `rows` of them per copy. */
+template <int TY>
+__global__ void bw_shift_kernel(const typename wg_type<TY>::T *x, typename wg_type<TY>::T *xs, int L, int Lg,
+                                int pitch, int shifts, int64_t rows, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    const int64_t row = blockIdx.x;
+    const int q = blockIdx.y * blockDim.x + threadIdx.x;
+    if (q >= Lg) return;
+    const T *src = x + row * L;
+    for (int j = 0; j < shifts; ++j) {
+        const int l = q - j;
+        const T v = l >= 0 && l < L ? src[l] : wg_type<TY>::from_f(0.f), big = wg_type<TY>::op(v);
+        T *d = xs + ((int64_t)j * rows + row) * pitch + q;
+        *d = big;
+        if (TY == WG_TF32X3) d[small_off] = wg_type<TY>::op(v - big);
+    }
+}
+
+/* grad_w[ci, co, k] = sum over splits (in order) of partial[sp][j][ci][co*s + b], k*d = j*s + b. */
+template <int TY>
+__global__ void bw_reduce_kernel(const float *ws, typename wg_type<TY>::T *gw, int cin, int cout, int K, int s, int d, int rows_p, int Tn,
+                                 int splits) {
+    const int64_t total = (int64_t)cin * cout * K;
+    const int64_t slab = (int64_t)Tn * cin * rows_p;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        const int k = (int)(e % K);
+        const int64_t cc = e / K;
+        const int co = (int)(cc % cout), ci = (int)(cc / cout);
+        const int kd = k * d, j = kd / s, b = kd - j * s;
+        const float *src = ws + ((int64_t)j * cin + ci) * rows_p + (int64_t)co * s + b;
+        float v = 0.f;
+        for (int sp = 0; sp < splits; ++sp) v += src[sp * slab];
+        gw[e] = wg_type<TY>::from_f(v);
+    }
+}
+
+bool bw_built() {
+    static int built = -1;
+    if (built < 0) {
+        cudaFuncAttributes fa;
+        built = cudaFuncGetAttributes(&fa, bwd_weight_wgmma_kernel<WG_BF16, 256>) == cudaSuccess &&
+                fa.ptxVersion >= 90 && fa.binaryVersion == 90;
+        cudaGetLastError();
+    }
+    return built == 1;
+}
+
+template <int TY, int BN>
+cudaError_t launch_gemm(const CUtensorMap &tmx, const CUtensorMap &tmg, const BwArgs &a, dim3 grid, int smem,
+                        cudaStream_t stream) {
+    auto kern = bwd_weight_wgmma_kernel<TY, BN>;
+    static bool attr_set = false;
+    if (!attr_set) {
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
+        if (e != cudaSuccess) return e;
+        attr_set = true;
+    }
+    kern<<<grid, kThreads, smem, stream>>>(tmx, tmg, a);
+    return cudaGetLastError();
+}
+
+/* Splits of the (n, q) reduction: the count in [1, 64] whose blocks fill the SMs' waves best (tiles
+ * blocks per split), each split keeping at least 32 stages. A function of the problem only. */
+int pick_splits(int64_t tiles, int64_t chunks, int sms) {
+    int best = 1;
+    double best_t = 1e30;
+    for (int sp = 1; sp <= 64 && chunks / sp >= 32; ++sp) {
+        const int64_t blocks = tiles * sp;
+        const double t = (double)((blocks + sms - 1) / sms) / sp; /* waves x work per block */
+        if (t < best_t * 0.97) {
+            best_t = t;
+            best = sp;
+        }
+    }
+    return best;
+}
+
+template <int TY, int BN>
+convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+    typedef typename wg_type<TY>::T T;
+    const convt1d_params &P = pr.p;
+    const int es = (int)sizeof(T), kBK = kRow / es;
+    const int cin = (int)P.in_channels, cout = (int)P.out_channels, N = (int)P.batch, L = (int)P.in_length;
+    const int s = (int)P.stride, p = (int)P.padding, K = (int)P.kernel_size, d = (int)P.dilation;
+    const int L_out = (int)pr.out_length;
+    const int Tn = (int)(((int64_t)(K - 1) * d) / s) + 1;
+    const int Lg = L + Tn - 1;
+    const int pitch = (Lg + kBK - 1) / kBK * kBK; /* 128-byte rows */
+    const int qchunks = pitch / kBK;
+    const int rows = s * cout;
+    const int halves = TY == WG_TF32X3 ? 2 : 1;
+
+    /* Batch chunk: planes [nb][rows][pitch] + copies [T][nb][cin][pitch], both halves.
+     * CONVT1D_WGMMA_BW_SCRATCH (bytes) overrides the budget: tests force several chunks with it. */
+    size_t budget = kScratchBudget;
+    const char *bv = getenv("CONVT1D_WGMMA_BW_SCRATCH");
+    if (bv && bv[0] && strtoull(bv, nullptr, 10) > 0) budget = (size_t)strtoull(bv, nullptr, 10);
+    const size_t per_n = ((size_t)rows + (size_t)Tn * cin) * pitch * es * halves;
+    int nb = per_n * N <= budget ? N : (int)(budget / per_n);
+    if (nb < 1) nb = 1;
+    const int64_t ci_tiles = (cin + kBM - 1) / kBM, r_tiles = (rows + BN - 1) / BN;
+    if (r_tiles > 65535 || ci_tiles > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
+    const int splits = pick_splits(ci_tiles * r_tiles * Tn, (int64_t)nb * qchunks, sms);
+    if ((int64_t)Tn * splits > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+
+    BwArgs a;
+    a.cin = cin;
+    a.rows = rows;
+    a.rows_p = (rows + 1) & ~1;
+    a.T = Tn;
+    a.qchunks = qchunks;
+    a.splits = splits;
+    a.nb = nb;
+    a.nstride = nb;
+    a.accumulate = 0;
+    const int SB = bw_stage_bytes<BN>() * halves;
+    a.stages = (kMaxSmem - 1024 - 128) / SB;
+    if (a.stages > 8) a.stages = 8;
+    if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int smem = a.stages * SB + a.stages * 16 + 1024;
+
+    const size_t pl_elems = (size_t)nb * rows * pitch, xs_elems = (size_t)Tn * nb * cin * pitch;
+    const size_t pl_bytes = (pl_elems * es * halves + 1023) / 1024 * 1024;
+    const size_t xs_bytes = (xs_elems * es * halves + 1023) / 1024 * 1024;
+    const size_t ws_bytes = (size_t)splits * Tn * cin * a.rows_p * sizeof(float);
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, pl_bytes + xs_bytes + ws_bytes, stream);
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma backward-weight: scratch: %s", cudaGetErrorString(e));
+    unsigned char *base = static_cast<unsigned char *>(scratch);
+    T *pl = reinterpret_cast<T *>(base);
+    T *xs = reinterpret_cast<T *>(base + pl_bytes);
+    a.ws = reinterpret_cast<float *>(base + pl_bytes + xs_bytes);
+
+    CUtensorMap tmx, tmg;
+    if (!make_map(&tmx, xs, es, (uint64_t)Lg, (uint64_t)cin, (uint64_t)Tn * nb * halves, kBK, kBM, 1, pitch) ||
+        !make_map(&tmg, pl, es, (uint64_t)Lg, (uint64_t)rows, (uint64_t)nb * halves, kBK, BN, 1, pitch)) {
+        cudaFreeAsync(scratch, stream);
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    /* Planes tile: QT positions (a multiple of 32) so that QT*s values fit 16 KB of shared memory. */
+    int QT = 4096 / s / 32 * 32;
+    if (QT > 256) QT = 256;
+    if (QT < 32) QT = 32;
+    const int64_t q_tiles = (Lg + QT - 1) / QT, xq_tiles = (Lg + 255) / 256;
+    if (q_tiles > 65535 || xq_tiles > 65535) {
+        cudaFreeAsync(scratch, stream);
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    const int span_bytes = (QT * s + QT * s / 32 + 1) * (int)sizeof(float);
+    const dim3 grid((unsigned)ci_tiles, (unsigned)r_tiles, (unsigned)(Tn * splits));
+    for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
+        const int nc = N - n0 < nb ? N - n0 : nb;
+        bw_planes_kernel<TY><<<dim3((unsigned)((int64_t)nc * cout), (unsigned)q_tiles), 256, span_bytes, stream>>>(
+            static_cast<const T *>(gy) + (int64_t)n0 * cout * L_out, pl, s, p, L_out, Lg, pitch, QT, (int64_t)pl_elems);
+        bw_shift_kernel<TY><<<dim3((unsigned)((int64_t)nc * cin), (unsigned)xq_tiles), 256, 0, stream>>>(
+            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xs, L, Lg, pitch, Tn, (int64_t)nb * cin, (int64_t)xs_elems);
+        e = cudaGetLastError();
+        if (e != cudaSuccess) break;
+        BwArgs c = a;
+        c.accumulate = n0 > 0;
+        c.nb = nc; /* a short last chunk reduces over fewer samples; the maps keep stride nb */
+        e = launch_gemm<TY, BN>(tmx, tmg, c, grid, smem, stream);
+    }
+    if (e == cudaSuccess) {
+        const int64_t total = (int64_t)cin * cout * K;
+        const int blocks = (int)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
+        bw_reduce_kernel<TY><<<blocks, 256, 0, stream>>>(a.ws, static_cast<T *>(gw), cin, cout, K, s, d, a.rows_p, Tn,
+                                                        splits);
+        e = cudaGetLastError();
+    }
+    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    if (e == cudaSuccess) e = f;
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma backward-weight launch failed: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+}  // namespace
+
+/* CONVT1D_WGMMA_BW (read at every call, for tests and A/B timing): unset, the heuristic; 0 off; 1 every
+ * problem the kernel takes. */
+convt1d_status convt1d_bwd_weight_wgmma(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                        cudaStream_t stream) {
+    const char *ev = getenv("CONVT1D_WGMMA_BW");
+    const int env = ev && ev[0] ? (ev[0] != '0') : -1;
+    const convt1d_params &P = pr.p;
+    int ty;
+    if (pr.dtype == CONVT1D_F16) ty = WG_F16;
+    else if (pr.dtype == CONVT1D_BF16) ty = WG_BF16;
+    else if (pr.dtype == CONVT1D_F32) ty = pr.math == CONVT1D_MATH_ALLOW_TF32 ? WG_TF32 : WG_TF32X3;
+    else return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env == 0 || P.groups != 1 || P.batch == 0 || P.stride < 2 || P.stride > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 || P.out_channels > 65535 ||
+        P.kernel_size > 4096 || P.dilation > 65535 || P.padding > INT_MAX / 4 || P.batch > INT_MAX / 64)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !bw_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int64_t Tn = ((P.kernel_size - 1) * P.dilation) / P.stride + 1;
+    if (Tn > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Where it pays: the planes and the shifted copies are two extra passes, repaid when the GEMM is
+     * long enough per element (as the forward's C_in * T >= 512). */
+    if (env < 0 && (P.in_channels < 128 || P.in_channels * Tn < 512)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const bool wide = P.stride * P.out_channels > 128;
+    switch (ty) {
+    case WG_F16: return wide ? run<WG_F16, 256>(pr, grad_y, x, grad_w, stream) : run<WG_F16, 128>(pr, grad_y, x, grad_w, stream);
+    case WG_BF16: return wide ? run<WG_BF16, 256>(pr, grad_y, x, grad_w, stream) : run<WG_BF16, 128>(pr, grad_y, x, grad_w, stream);
+    case WG_TF32: return wide ? run<WG_TF32, 256>(pr, grad_y, x, grad_w, stream) : run<WG_TF32, 128>(pr, grad_y, x, grad_w, stream);
+    default: return run<WG_TF32X3, 128>(pr, grad_y, x, grad_w, stream);
+    }
+}
