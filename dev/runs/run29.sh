@@ -27,4 +27,4 @@ for f in ["bw_off", "bw_on", "bw_forced"]:
         if r.get("convt1d_ms") is None: continue
         print(f"{f:10s} {r['name']:22s} {r['mode']:24s} {r['convt1d_ms']:8.3f} {r['cudnn_ms']:8.3f} {r['speedup']:6.2f} err {r.get('rel_err', float('nan')):.1e}")
 PY
-(cd /tmp && timeout 240 python3 -m pytest -q --timeout=120 -p no:cacheprovider $OLDPWD/tests/python/test_cuda_wgmma.py 2>&1 | tail -15) | tee $R/pytest_wgmma.txt
+(cd /tmp && timeout 170 python3 -m pytest -q --timeout=120 -p no:cacheprovider $OLDPWD/tests/python/test_cuda_wgmma.py 2>&1 | tail -15) | tee $R/pytest_wgmma.txt
