@@ -1,4 +1,5 @@
-"""compute-sanitizer target: the wgmma grad_weight path (CONVT1D_WGMMA_BW=1) on small strided shapes,
+"""compute-sanitizer target: the wgmma grad_weight path (CONVT1D_WGMMA_BW=1) and the wgmma strided
+grad_input (CONVT1D_BWD_INPUT=wgmma) on small strided shapes,
 every kind, one and several batch chunks. Prints the worst relative error per case."""
 import os
 import sys
@@ -26,5 +27,14 @@ for c in cases:
             (gw,) = torch.autograd.grad(y, wr, gy)
             w64 = w.double().requires_grad_()
             (gw64,) = torch.autograd.grad(ref(x.double(), w64, b, c), w64, gy.double())
-            print(c["name"], dtype, tf32, "chunked" if chunk else "one", f"{rel_err(gw, gw64):.2e}")
+            print(c["name"], dtype, tf32, "chunked" if chunk else "one", f"grad_w {rel_err(gw, gw64):.2e}")
+            # grad_input through the wgmma forward (forced)
+            os.environ["CONVT1D_BWD_INPUT"] = "wgmma"
+            os.environ["CONVT1D_WGMMA"] = "1"
+            xr = x.clone().requires_grad_()
+            (gx,) = torch.autograd.grad(convt1d.conv_transpose1d(xr, w, b, **kwargs(c)), xr, gy)
+            x64 = x.double().requires_grad_()
+            (gx64,) = torch.autograd.grad(ref(x64, w.double(), b, c), x64, gy.double())
+            print(c["name"], dtype, tf32, f"grad_x {rel_err(gx, gx64):.2e}")
+            del os.environ["CONVT1D_BWD_INPUT"], os.environ["CONVT1D_WGMMA"]
 torch.cuda.synchronize()

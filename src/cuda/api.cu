@@ -44,10 +44,11 @@ bool force_direct() {
  * size (planes -> tc -> direct, tc -> direct, direct only; a kernel that declines the problem passes it
  * on), so one process can A/B them; unset, empty or anything else: the heuristic below.
  * CONVT1D_FORCE_DIRECT wins over it. Read at every call, like force_direct(). */
-enum class BwdInputPick { Auto, Planes, Tc, Direct };
+enum class BwdInputPick { Auto, Wgmma, Planes, Tc, Direct };
 BwdInputPick bwd_input_pick() {
     const char *v = getenv("CONVT1D_BWD_INPUT");
     if (!v) return BwdInputPick::Auto;
+    if (!strcmp(v, "wgmma")) return BwdInputPick::Wgmma;
     if (!strcmp(v, "planes")) return BwdInputPick::Planes;
     if (!strcmp(v, "tc")) return BwdInputPick::Tc;
     if (!strcmp(v, "direct")) return BwdInputPick::Direct;
@@ -120,6 +121,15 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();
         pick = BwdInputPick::Direct;
+    }
+    if (pick == BwdInputPick::Auto && !tiny_backward(pr) && p->stride >= 2) pick = BwdInputPick::Wgmma;
+    if (pick == BwdInputPick::Wgmma) {
+        /* Hopper: grad_y's phase planes written transposed, then the wgmma forward (fwd_wgmma.cu); its
+         * heuristic declines the layers with short reductions (s*C_out*T < 512), and then the rest. */
+        st = convt1d_bwd_input_wgmma(pr, grad_y, w, grad_x, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+        pick = BwdInputPick::Auto;
     }
     if (pick == BwdInputPick::Auto)
         pick = tiny_backward(pr)                      ? BwdInputPick::Direct

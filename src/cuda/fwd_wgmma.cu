@@ -276,6 +276,57 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
     }
 }
 
+/* grad_input operand (convt1d_bwd_input_wgmma): the phase planes of grad_y, already transposed,
+ *   Xt[n][q][co*s + b] = gy[n][co][q*s + b - p]   (zero outside [0, L_out)), q < Lg, co*s + b < s*C_out,
+ * one block per 64 plane positions x CPT = max(1, 64/s) channels: each channel's span of 64*s grad_y
+ * values is read contiguously into shared memory, then every row q written as CPT*s contiguous values.
+ * TF32-rounded in TF32 mode; WG_TF32X3 writes the small halves at + small_off. */
+template <int TY>
+__global__ void wgmma_planes_t_kernel(const typename wg_type<TY>::T *gy, typename wg_type<TY>::T *xt, int cout, int s,
+                                      int p, int L_out, int Lg, int pitch, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    __shared__ T tile[64][65]; /* [channel-phase column][q] */
+    const int cpt = s <= 64 ? 64 / s : 1, width = cpt * s;
+    const int q0 = blockIdx.x * 64, co0 = blockIdx.y * cpt;
+    const int64_t n = blockIdx.z;
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    for (int f = tid; f < width * 64; f += 256) {
+        const int cl = f / (64 * s), rem = f - cl * 64 * s, ql = rem / s, b = rem - ql * s;
+        const int co = co0 + cl;
+        const int64_t o = (int64_t)(q0 + ql) * s + b - p;
+        tile[cl * s + b][ql] = co < cout && o >= 0 && o < L_out ? gy[(n * cout + co) * L_out + o] : wg_type<TY>::from_f(0.f);
+    }
+    __syncthreads();
+    const int cols = min(width, (cout - co0) * s);
+    for (int f = tid; f < cols * 64; f += 256) {
+        const int ql = f / cols, c = f - ql * cols, q = q0 + ql;
+        if (q >= Lg) continue;
+        const T v = tile[c][ql], big = wg_type<TY>::op(v);
+        T *d = xt + (n * Lg + q) * pitch + co0 * s + c;
+        *d = big;
+        if (TY == WG_TF32X3) d[small_off] = wg_type<TY>::op(v - big);
+    }
+}
+
+/* grad_input weights: Wm[j][m][co*s + b] = w[m][co][k] with k*d = j*s + b (zero if no tap, and in the
+ * padding rows m >= C_in and columns >= s*C_out), every element written. */
+template <int TY>
+__global__ void wgmma_pack_bwd_kernel(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *wp, int cin, int cout,
+                                      int K, int s, int d, int M_pad, int pitch, int taps, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    const int64_t total = (int64_t)taps * M_pad * pitch;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        const int c = (int)(e % pitch);
+        const int64_t r = e / pitch;
+        const int m = (int)(r % M_pad), j = (int)(r / M_pad);
+        const int co = c / s, kd = j * s + (c - co * s), k = kd / d;
+        const bool on = m < cin && co < cout && kd % d == 0 && k < K;
+        const T v = on ? w[((int64_t)m * cout + co) * K + k] : wg_type<TY>::from_f(0.f), big = wg_type<TY>::op(v);
+        wp[e] = big;
+        if (TY == WG_TF32X3) wp[e + small_off] = wg_type<TY>::op(v - big);
+    }
+}
+
 /* ------------------------------------------------------------------ host side */
 
 template <int TY, int BR, int MINB>
@@ -322,14 +373,22 @@ int64_t q_tile_count(const WgArgs &a) {
     return (q_max - q_min + kBQ) / kBQ;
 }
 
-/* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream. */
+/* grad_input through this kernel (convt1d_bwd_input_wgmma): the GEMM's input channels are the
+ * s*C_out phase-plane rows of grad_y, its positions the Lg plane positions. */
+struct BwdInput {
+    int s, p, cout, L_out, Lg;
+};
+
+/* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream.
+ * bi: grad_input mode (x is grad_y, w the layer's weight): the planes-transpose and the gather pack. */
 template <int TY>
 convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int minb, int K,
-                   int d, cudaStream_t stream) {
+                   int d, cudaStream_t stream, const BwdInput *bi = nullptr) {
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
     const int es = (int)sizeof(T), kBK = kRow / es;
-    const int cin = (int)P.in_channels, L = (int)P.in_length, N = (int)P.batch;
+    const int cin = bi ? bi->s * bi->cout : (int)P.in_channels, L = bi ? bi->Lg : (int)P.in_length;
+    const int N = (int)P.batch;
     const int RT = a.R * a.ps;
     const int M = a.cout * a.ps;
     const int r_tiles = (M + RT - 1) / RT;
@@ -351,8 +410,11 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     smem += 1024;
     if (smem > (minb == 2 ? 113 * 1024 : kMaxSmem)) return CONVT1D_ERROR_NOT_SUPPORTED;
 
+    /* Batch chunks of equal size within the budget (a short last chunk would run a sliver of the grid). */
     const size_t per_n = (size_t)L * cin_pad * es;
-    const int nb = (int)(per_n * N <= kXtBudget ? N : (kXtBudget / per_n > 0 ? kXtBudget / per_n : 1));
+    const int64_t fit = per_n * N <= kXtBudget ? N : (kXtBudget / per_n > 0 ? (int64_t)(kXtBudget / per_n) : 1);
+    const int64_t chunks = (N + fit - 1) / fit;
+    const int nb = (int)((N + chunks - 1) / chunks);
     a.nb = nb;
     if ((int64_t)nb * halves > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad, xt_elems = (int64_t)nb * L * cin_pad;
@@ -365,15 +427,24 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     T *xt = reinterpret_cast<T *>(static_cast<unsigned char *>(scratch) + wp_bytes);
     CUtensorMap tmx, tmw;
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR, 1) ||
-        !make_map(&tmx, xt, es, (uint64_t)cin_pad, (uint64_t)L, (uint64_t)nb * halves, kBK, kBQ, 1)) {
+        !make_map(&tmx, xt, es, (uint64_t)(bi ? cin : cin_pad), (uint64_t)L, (uint64_t)nb * halves, kBK, kBQ, 1,
+                  (uint64_t)cin_pad)) { /* grad_input: channels past s*C_out arrive as zeros (never written) */
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
-    /* Weights: zero the packed tensor (padding rows and channels, taps no weight lands on), then scatter. */
-    e = cudaMemsetAsync(wp, 0, wp_bytes, stream);
+    /* Weights: zero the packed tensor (padding rows and channels, taps no weight lands on), then scatter;
+     * grad_input: one gather writing every element. */
     const PackMap pm = {K, a.ps, d, M_pad, BR, RT};
     const dim3 tb(32, 8);
-    if (e == cudaSuccess) {
+    if (bi) {
+        const int64_t total = (int64_t)a.T * M_pad * cin_pad;
+        wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
+            static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T, wp_elems);
+        e = cudaGetLastError();
+    } else {
+        e = cudaMemsetAsync(wp, 0, wp_bytes, stream);
+    }
+    if (e == cudaSuccess && !bi) {
         if (pr.w_adjoint) /* w = [cout][cin][K] */
             wgmma_transpose_kernel<TY, true><<<dim3((unsigned)((K + 63) / 64), (unsigned)((cin + 63) / 64), (unsigned)a.cout), tb, 0, stream>>>(
                 static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm, wp_elems);
@@ -385,8 +456,15 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
-        wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
-            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
+        if (bi) {
+            const int cpt = bi->s <= 64 ? 64 / bi->s : 1;
+            wgmma_planes_t_kernel<TY><<<dim3((unsigned)((L + 63) / 64), (unsigned)((bi->cout + cpt - 1) / cpt), (unsigned)nc), tb, 0, stream>>>(
+                static_cast<const T *>(x) + (int64_t)n0 * bi->cout * bi->L_out, xt, bi->cout, bi->s, bi->p, bi->L_out, L,
+                cin_pad, xt_elems);
+        } else {
+            wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
+                static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
+        }
         e = cudaGetLastError();
         if (e != cudaSuccess) break;
         a.y = y0 + (int64_t)n0 * a.cout * a.L_out;
@@ -397,6 +475,52 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
+}
+
+/* Tile rows: 128 at two blocks per SM (one block's epilogue and pipeline fill overlap the other's
+ * MMAs: hifigan_up1 fp16 0.455 vs 0.58 at one block, 0.51 at 256 rows); 256 rows for long reductions,
+ * where L2 reads per multiply-add matter more than the per-tile overhead (codec_dec_s8, C_in*T 3072:
+ * fp16 0.83-0.91 vs 0.98, TF32 1.29 vs 1.59), if that still gives two blocks per SM.
+ * CONVT1D_WGMMA_BR=64/128/256/128x2 overrides (x2: two blocks per SM). */
+void pick_tile(int ty, const WgArgs &a, int64_t work, int64_t batch, int *BRp, int *minbp) {
+    const int64_t M = (int64_t)a.cout * a.ps;
+    const int64_t q_blocks = q_tile_count(a) * batch;
+    const int rows256 = 256 / a.ps * a.ps; /* whole channels per 256-row tile */
+    int BR = 64, minb = 1;
+    if (ty != WG_TF32X3 && M > 128 && work >= 2048 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) {
+        BR = 256;
+    } else if (M > 64) {
+        BR = 128;
+        minb = ty == WG_TF32X3 ? 1 : 2; /* split operands: a 64 KB stage, two blocks would hold one each */
+    }
+    const char *bv = getenv("CONVT1D_WGMMA_BR");
+    if (bv && bv[0]) {
+        const int b = atoi(bv);
+        if (b == 64 || b == 128 || b == 256) {
+            BR = b;
+            minb = b == 128 && strchr(bv, 'x') ? 2 : 1;
+        }
+    }
+    *BRp = BR;
+    *minbp = minb;
+}
+
+/* The remaining launch fields, then run() for the kind. */
+convt1d_status dispatch(int ty, const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int minb,
+                        int K, int d, int64_t gemm_cin, cudaStream_t stream, const BwdInput *bi) {
+    a.R = BR / a.ps;
+    const int es = ty >= WG_TF32 ? 4 : 2;
+    a.nchunk = (int)((gemm_cin + kRow / es - 1) / (kRow / es));
+    a.yvec = 0;
+    a.qa = 0;
+    a.stages = 0;
+    a.nb = 0;
+    switch (ty) {
+    case WG_F16: return run<WG_F16>(pr, x, w, a, BR, minb, K, d, stream, bi);
+    case WG_BF16: return run<WG_BF16>(pr, x, w, a, BR, minb, K, d, stream, bi);
+    case WG_TF32: return run<WG_TF32>(pr, x, w, a, BR, minb, K, d, stream, bi);
+    default: return run<WG_TF32X3>(pr, x, w, a, BR, minb, K, d, stream, bi);
+    }
 }
 
 }  // namespace
@@ -442,39 +566,47 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
      * pays from 384 (KernelBench 64 strict: 8.79 vs 9.75; run 26). */
     const int64_t work = P.in_channels * (int64_t)a.T;
     if (env < 0 && work < (ty == WG_TF32X3 ? 384 : 512)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int M = a.cout * s;
-    /* Tile rows: 128 at two blocks per SM (one block's epilogue and pipeline fill overlap the other's
-     * MMAs: hifigan_up1 fp16 0.455 vs 0.58 at one block, 0.51 at 256 rows); 256 rows for long reductions,
-     * where L2 reads per multiply-add matter more than the per-tile overhead (codec_dec_s8, C_in*T 3072:
-     * fp16 0.83-0.91 vs 0.98, TF32 1.29 vs 1.59), if that still gives two blocks per SM. */
-    const int64_t q_blocks = q_tile_count(a) * P.batch;
-    const int rows256 = 256 / s * s; /* whole channels per 256-row tile */
-    int BR = 64, minb = 1;
-    if (ty != WG_TF32X3 && M > 128 && work >= 2048 && q_blocks * ((M + rows256 - 1) / rows256) >= 2 * convt1d_sm_count()) {
-        BR = 256;
-    } else if (M > 64) {
-        BR = 128;
-        minb = ty == WG_TF32X3 ? 1 : 2; /* split operands: a 64 KB stage, two blocks would hold one each */
-    }
-    const char *bv = getenv("CONVT1D_WGMMA_BR"); /* 64, 128, 256, or 128x2 (two blocks per SM) */
-    if (bv && bv[0]) {
-        const int b = atoi(bv);
-        if (b == 64 || b == 128 || b == 256) {
-            BR = b;
-            minb = b == 128 && strchr(bv, 'x') ? 2 : 1;
-        }
-    }
-    a.R = BR / s;
-    const int es = ty >= WG_TF32 ? 4 : 2;
-    a.nchunk = (int)((P.in_channels + kRow / es - 1) / (kRow / es));
-    a.yvec = 0;
-    a.qa = 0;
-    a.stages = 0;
-    a.nb = 0;
-    switch (ty) {
-    case WG_F16: return run<WG_F16>(pr, x, w, a, BR, minb, K, d, stream);
-    case WG_BF16: return run<WG_BF16>(pr, x, w, a, BR, minb, K, d, stream);
-    case WG_TF32: return run<WG_TF32>(pr, x, w, a, BR, minb, K, d, stream);
-    default: return run<WG_TF32X3>(pr, x, w, a, BR, minb, K, d, stream);
-    }
+    int BR, minb;
+    pick_tile(ty, a, work, P.batch, &BR, &minb);
+    return dispatch(ty, pr, x, w, a, BR, minb, K, d, P.in_channels, stream, nullptr);
+}
+
+/* grad_input of a strided layer (groups 1) as this forward: with k*d = j*s + b,
+ *   grad_x[n, ci, l] = sum_{j, co, b} Xt[n][l + j][co*s + b] * w[ci, co, k]
+ * (Xt: wgmma_planes_t_kernel), i.e. D[q = l, m = ci] with tap step dj = -1, taps T = (K-1)*d/s + 1
+ * and s*C_out input channels; no phase merge (ps = 1), no bias. Unlike the planes of
+ * bwd_input_planes.cu, each phase's offset takes the padding, so no tap slot is empty at d = 1. */
+convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                       cudaStream_t stream) {
+    const char *ev = getenv("CONVT1D_WGMMA");
+    const int env = ev && ev[0] ? (ev[0] != '0') : -1;
+    const convt1d_params &P = pr.p;
+    int ty;
+    if (pr.dtype == CONVT1D_F16) ty = WG_F16;
+    else if (pr.dtype == CONVT1D_BF16) ty = WG_BF16;
+    else if (pr.dtype == CONVT1D_F32) ty = pr.math == CONVT1D_MATH_ALLOW_TF32 ? WG_TF32 : WG_TF32X3;
+    else return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env == 0 || P.groups != 1 || P.batch == 0 || P.stride < 2 || P.stride > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.in_length >= INT_MAX / 4 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
+        P.out_channels * P.stride > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.padding > INT_MAX / 4)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !wgmma_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
+    WgArgs a;
+    a.bias = nullptr;
+    a.y = grad_x;
+    a.cout = (int)P.in_channels;
+    a.L_out = (int)P.in_length;
+    a.p = 0;
+    a.ps = 1;
+    a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
+    a.dj = -1;
+    if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int64_t cp = P.out_channels * P.stride;
+    const int64_t work = cp * a.T; /* multiply-adds per output, as the forward's C_in * T */
+    if (env < 0 && (work < (ty == WG_TF32X3 ? 384 : 512) || P.in_channels < 64)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const BwdInput bi = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
+    int BR, minb;
+    pick_tile(ty, a, work, P.batch, &BR, &minb);
+    return dispatch(ty, pr, grad_y, w, a, BR, minb, K, d, cp, stream, &bi);
 }

@@ -34,6 +34,13 @@ int convt1d_sm_count();
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                  void *y, cudaStream_t stream);
 
+/* Hopper grad_input of a strided layer (groups == 1) through the wgmma forward (fwd_wgmma.cu): grad_y's
+ * phase planes written transposed (each phase offset by the padding: no empty tap slot at d = 1), the
+ * weight gathered, then the forward GEMM with taps stepping backwards. NOT_SUPPORTED, without an error,
+ * where not taken (its heuristic included; CONVT1D_WGMMA=1 forces, 0 disables). */
+convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                       cudaStream_t stream);
+
 /* Hopper (sm_90a) grad_weight on wgmma + TMA (bwd_weight_wgmma.cu): strided layers, groups == 1; phase
  * planes of grad_y and shifted copies of x in scratch from cudaMallocAsync, a deterministic split
  * reduction. Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for anything it does not

@@ -165,3 +165,27 @@ def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
     assert rel_err(first, gw64) <= tol
     for _ in range(4):
         assert torch.equal(grad_weight(c, x, w, b, gy), first)
+
+
+@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
+def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
+    # Strided grad_input: grad_y's phase planes written transposed, then the wgmma forward with taps
+    # stepping backwards (convt1d_bwd_input_wgmma); grad_x's memory poisoned first.
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
+        monkeypatch.setenv("CONVT1D_WGMMA", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    gy = torch.randn((c["N"], c["Cout"], out_len(c)), generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    xr = x.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+    junk = torch.full(x.shape, float("nan"), dtype=dtype, device="cuda")
+    del junk
+    (gx,) = torch.autograd.grad(y, xr, gy)
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    assert gx.dtype == dtype and torch.isfinite(gx).all()
+    assert rel_err(gx, gx64) <= tol
