@@ -11,9 +11,9 @@ import convt1d  # noqa: E402
 from helpers import kwargs, make_inputs, ref, rel_err  # noqa: E402
 
 os.environ["CONVT1D_WGMMA_BW"] = "1"
-cases = [dict(name="s8", N=2, Cin=160, Cout=40, K=16, L=77, stride=8, padding=4, output_padding=0, groups=1,
+cases = [dict(name="s8", N=2, Cin=160, Cout=40, K=16, L=200, stride=8, padding=4, output_padding=0, groups=1,
               dilation=1, bias=True),
-         dict(name="s7", N=3, Cin=72, Cout=37, K=14, L=50, stride=7, padding=3, output_padding=2, groups=1,
+         dict(name="s7", N=3, Cin=72, Cout=37, K=14, L=200, stride=7, padding=3, output_padding=2, groups=1,
               dilation=1, bias=False)]
 for c in cases:
     for dtype, tf32 in [(torch.bfloat16, True), (torch.float32, True), (torch.float32, False)]:

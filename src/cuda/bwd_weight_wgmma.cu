@@ -168,53 +168,65 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 /* Phase planes of grad_y: pl[n, co*s + b, q] = gy[n, co, q*s + b - p] (zero outside [0, L_out)),
- * q < Lg, row pitch `pitch`. One block per (n, co) row and QT plane positions: the gy span is read
- * coalesced into shared memory (padded against bank conflicts), then each plane row written
- * coalesced. WG_TF32X3 writes the small halves at + small_off. */
+ * row pitch `pitch`. One block per (n, co) row and QT plane positions: the gy span is read with 16-byte
+ * loads into shared memory (padded against bank conflicts), then each plane row written with 16-byte
+ * stores (values past Lg land in the row's padding, which the maps never read). WG_TF32X3 writes the
+ * small halves at + small_off. */
 template <int TY>
-__global__ void bw_planes_kernel(const typename wg_type<TY>::T *gy, typename wg_type<TY>::T *pl, int s, int p,
-                                 int L_out, int Lg, int pitch, int QT, int64_t small_off) {
+__global__ void __launch_bounds__(256) bw_planes_kernel(const typename wg_type<TY>::T *gy, typename wg_type<TY>::T *pl,
+                                                        int s, int p, int L_out, int pitch, int QT, int64_t small_off) {
     typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T);
     extern __shared__ float span[];
     const int64_t row = blockIdx.x; /* n * cout + co */
     const int q0 = blockIdx.y * QT;
     const T *src = gy + row * L_out;
-    const int64_t o0 = (int64_t)q0 * s - p;
-    const int len = QT * s;
-    for (int i = threadIdx.x; i < len; i += blockDim.x) {
-        const int64_t o = o0 + i;
-        span[i + (i >> 5)] = o >= 0 && o < L_out ? wg_type<TY>::to_f(src[o]) : 0.f;
-    }
+    load_span<TY>(src, L_out, (int64_t)q0 * s - p, QT * s, ((uintptr_t)src & 15) == 0, threadIdx.x, blockDim.x,
+                  [&](int i, float v) { span[i + (i >> 5)] = v; });
     __syncthreads();
-    T *dst = pl + row * s * (int64_t)pitch;
-    const int qn = min(QT, Lg - q0);
-    for (int e = threadIdx.x; e < s * QT; e += blockDim.x) {
-        const int b = e / QT, qq = e - b * QT;
-        if (qq >= qn) continue;
-        const int i = qq * s + b;
-        const T v = wg_type<TY>::from_f(span[i + (i >> 5)]), big = wg_type<TY>::op(v);
-        T *d = dst + (int64_t)b * pitch + q0 + qq;
-        *d = big;
-        if (TY == WG_TF32X3) d[small_off] = wg_type<TY>::op(v - big);
+    T *dst = pl + row * s * (int64_t)pitch + q0;
+    const int nvec = QT / VE, qlim = pitch - q0;
+    for (int e = threadIdx.x; e < s * nvec; e += blockDim.x) {
+        const int b = e / nvec, qq = (e - b * nvec) * VE;
+        if (qq >= qlim) continue;
+        float v[VE];
+#pragma unroll
+        for (int i = 0; i < VE; ++i) {
+            const int idx = (qq + i) * s + b;
+            v[i] = span[idx + (idx >> 5)];
+        }
+        store_vec<TY>(dst + (int64_t)b * pitch + qq, v, small_off);
     }
 }
 
-/* Shifted input copies: xs[j][n, ci, q] = x[n, ci, q - j] for j < T, q < Lg (zero outside [0, L_in)).
- * blockIdx.x = n * cin + ci within the chunk, `rows` of them per copy. */
+constexpr int kShiftQ = 2048; /* positions per shift block */
+
+/* Shifted input copies: xs[j][n, ci, q] = x[n, ci, q - j] for j < T (zero outside [0, L_in)), written
+ * up to the row pitch. blockIdx.x = n * cin + ci within the chunk, `rows` of them per copy. The row
+ * segment is staged once in shared memory (index padded by 1 per VE: conflict-free vector gathers). */
 template <int TY>
-__global__ void bw_shift_kernel(const typename wg_type<TY>::T *x, typename wg_type<TY>::T *xs, int L, int Lg,
-                                int pitch, int shifts, int64_t rows, int64_t small_off) {
+__global__ void __launch_bounds__(256) bw_shift_kernel(const typename wg_type<TY>::T *x, typename wg_type<TY>::T *xs,
+                                                       int L, int pitch, int shifts, int64_t rows, int64_t small_off) {
     typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T);
+    extern __shared__ float buf[];
     const int64_t row = blockIdx.x;
-    const int q = blockIdx.y * blockDim.x + threadIdx.x;
-    if (q >= Lg) return;
+    const int q0 = blockIdx.y * kShiftQ;
     const T *src = x + row * L;
-    for (int j = 0; j < shifts; ++j) {
-        const int l = q - j;
-        const T v = l >= 0 && l < L ? src[l] : wg_type<TY>::from_f(0.f), big = wg_type<TY>::op(v);
-        T *d = xs + ((int64_t)j * rows + row) * pitch + q;
-        *d = big;
-        if (TY == WG_TF32X3) d[small_off] = wg_type<TY>::op(v - big);
+    load_span<TY>(src, L, (int64_t)q0 - (shifts - 1), kShiftQ + shifts - 1, ((uintptr_t)src & 15) == 0, threadIdx.x,
+                  blockDim.x, [&](int i, float v) { buf[i + i / VE] = v; });
+    __syncthreads();
+    const int nvec = kShiftQ / VE, qlim = pitch - q0;
+    for (int e = threadIdx.x; e < shifts * nvec; e += blockDim.x) {
+        const int j = e / nvec, qq = (e - j * nvec) * VE;
+        if (qq >= qlim) continue;
+        float v[VE];
+#pragma unroll
+        for (int i = 0; i < VE; ++i) {
+            const int idx = qq + i - j + shifts - 1;
+            v[i] = buf[idx + idx / VE];
+        }
+        store_vec<TY>(xs + ((int64_t)j * rows + row) * pitch + q0 + qq, v, small_off);
     }
 }
 
@@ -298,8 +310,10 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     const char *bv = getenv("CONVT1D_WGMMA_BW_SCRATCH");
     if (bv && bv[0] && strtoull(bv, nullptr, 10) > 0) budget = (size_t)strtoull(bv, nullptr, 10);
     const size_t per_n = ((size_t)rows + (size_t)Tn * cin) * pitch * es * halves;
-    int nb = per_n * N <= budget ? N : (int)(budget / per_n);
-    if (nb < 1) nb = 1;
+    /* Equal chunks: a short last one would run a sliver of the grid (run 30: 15 + 1 samples). */
+    const int64_t fit = per_n * N <= budget ? N : (budget / per_n > 0 ? (int64_t)(budget / per_n) : 1);
+    const int64_t nchunks = (N + fit - 1) / fit;
+    const int nb = (int)((N + nchunks - 1) / nchunks);
     const int64_t ci_tiles = (cin + kBM - 1) / kBM, r_tiles = (rows + BN - 1) / BN;
     if (r_tiles > 65535 || ci_tiles > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
@@ -345,19 +359,21 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     int QT = 4096 / s / 32 * 32;
     if (QT > 256) QT = 256;
     if (QT < 32) QT = 32;
-    const int64_t q_tiles = (Lg + QT - 1) / QT, xq_tiles = (Lg + 255) / 256;
+    const int64_t q_tiles = (Lg + QT - 1) / QT, xq_tiles = (Lg + kShiftQ - 1) / kShiftQ;
     if (q_tiles > 65535 || xq_tiles > 65535) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
     const int span_bytes = (QT * s + QT * s / 32 + 1) * (int)sizeof(float);
+    const int shift_len = kShiftQ + Tn - 1;
+    const int shift_bytes = (shift_len + shift_len / (16 / es) + 1) * (int)sizeof(float);
     const dim3 grid((unsigned)ci_tiles, (unsigned)r_tiles, (unsigned)(Tn * splits));
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
         bw_planes_kernel<TY><<<dim3((unsigned)((int64_t)nc * cout), (unsigned)q_tiles), 256, span_bytes, stream>>>(
-            static_cast<const T *>(gy) + (int64_t)n0 * cout * L_out, pl, s, p, L_out, Lg, pitch, QT, (int64_t)pl_elems);
-        bw_shift_kernel<TY><<<dim3((unsigned)((int64_t)nc * cin), (unsigned)xq_tiles), 256, 0, stream>>>(
-            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xs, L, Lg, pitch, Tn, (int64_t)nb * cin, (int64_t)xs_elems);
+            static_cast<const T *>(gy) + (int64_t)n0 * cout * L_out, pl, s, p, L_out, pitch, QT, (int64_t)pl_elems);
+        bw_shift_kernel<TY><<<dim3((unsigned)((int64_t)nc * cin), (unsigned)xq_tiles), 256, shift_bytes, stream>>>(
+            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xs, L, pitch, Tn, (int64_t)nb * cin, (int64_t)xs_elems);
         e = cudaGetLastError();
         if (e != cudaSuccess) break;
         BwArgs c = a;

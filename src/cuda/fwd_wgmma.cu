@@ -249,29 +249,60 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
     const int r0 = blockIdx.y * 64, c0 = blockIdx.x * 64, tx = threadIdx.x;
     const int64_t b = blockIdx.z;
     const T *s = src + b * rows * (int64_t)cols;
+    if constexpr (!PACK) {
+        /* The input: 16-byte loads along each x row (where the row is aligned) and 16-byte stores along
+         * each Xt row (pitch and r0 are multiples of 64 channels); 2-byte accesses left the pre-passes
+         * at a quarter of the bandwidth (run 30). */
+        constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
+        const int tid = threadIdx.y * 32 + tx;
+        for (int f = tid; f < 64 * NV; f += 256) {
+            const int i = f / NV, cc = (f - i * NV) * VE, r = r0 + i, c = c0 + cc;
+            union {
+                uint4 u;
+                T e[VE];
+            } v;
+            const T *rp = s + (int64_t)r * cols;
+            if (r < rows && c + VE <= cols && (((uintptr_t)(rp + c)) & 15) == 0) {
+                v.u = *reinterpret_cast<const uint4 *>(rp + c);
+            } else {
 #pragma unroll
-    for (int i = threadIdx.y; i < 64; i += 8) {
+                for (int e = 0; e < VE; ++e) v.e[e] = r < rows && c + e < cols ? rp[c + e] : wg_type<TY>::from_f(0.f);
+            }
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int r = r0 + i, c = c0 + tx + 32 * h;
-            tile[i][tx + 32 * h] = r < rows && c < cols ? s[(int64_t)r * cols + c] : wg_type<TY>::from_f(0.f);
+            for (int e = 0; e < VE; ++e) tile[i][cc + e] = v.e[e];
         }
-    }
-    __syncthreads();
+        __syncthreads();
+        for (int f = tid; f < 64 * NV; f += 256) {
+            const int i = f / NV, rr = (f - i * NV) * VE, c = c0 + i, r = r0 + rr;
+            if (c >= cols || r >= dst_cols) continue;
+            float v[VE];
 #pragma unroll
-    for (int i = threadIdx.y; i < 64; i += 8) {
-        const int c = c0 + i;
-        if (c >= cols) continue;
-        int64_t drow;
-        if (PACK) drow = adj ? pm.row((int)b, pm.K - 1 - c) : pm.row(c / pm.K, c % pm.K);
-        else drow = b * cols + c;
+            for (int e = 0; e < VE; ++e) v[e] = wg_type<TY>::to_f(tile[rr + e][i]);
+            store_vec<TY>(dst + (b * cols + c) * pitch + r, v, small_off);
+        }
+    } else { /* the weights: scalar, scattered rows (small) */
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int r = r0 + tx + 32 * h;
-            if (r >= dst_cols) continue;
-            const T v = tile[tx + 32 * h][i], big = wg_type<TY>::op(v);
-            dst[drow * pitch + r] = big;
-            if (TY == WG_TF32X3) dst[drow * pitch + r + small_off] = wg_type<TY>::op(v - big);
+        for (int i = threadIdx.y; i < 64; i += 8) {
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = r0 + i, c = c0 + tx + 32 * h;
+                tile[i][tx + 32 * h] = r < rows && c < cols ? s[(int64_t)r * cols + c] : wg_type<TY>::from_f(0.f);
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = threadIdx.y; i < 64; i += 8) {
+            const int c = c0 + i;
+            if (c >= cols) continue;
+            const int64_t drow = adj ? pm.row((int)b, pm.K - 1 - c) : pm.row(c / pm.K, c % pm.K);
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = r0 + tx + 32 * h;
+                if (r >= dst_cols) continue;
+                const T v = tile[tx + 32 * h][i], big = wg_type<TY>::op(v);
+                dst[drow * pitch + r] = big;
+                if (TY == WG_TF32X3) dst[drow * pitch + r + small_off] = wg_type<TY>::op(v - big);
+            }
         }
     }
 }
@@ -282,29 +313,46 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
  * values is read contiguously into shared memory, then every row q written as CPT*s contiguous values.
  * TF32-rounded in TF32 mode; WG_TF32X3 writes the small halves at + small_off. */
 template <int TY>
-__global__ void wgmma_planes_t_kernel(const typename wg_type<TY>::T *gy, typename wg_type<TY>::T *xt, int cout, int s,
-                                      int p, int L_out, int Lg, int pitch, int64_t small_off) {
+__global__ void __launch_bounds__(256) wgmma_planes_t_kernel(const typename wg_type<TY>::T *gy, typename wg_type<TY>::T *xt,
+                                                             int cout, int s, int p, int L_out, int Lg, int pitch,
+                                                             int64_t small_off) {
     typedef typename wg_type<TY>::T T;
-    __shared__ T tile[64][65]; /* [channel-phase column][q] */
-    const int cpt = s <= 64 ? 64 / s : 1, width = cpt * s;
+    constexpr int VE = 16 / (int)sizeof(T);
+    __shared__ float tile[64][65]; /* [channel-phase column][q] */
+    const int cpt = s <= 64 ? 64 / s : 1;
     const int q0 = blockIdx.x * 64, co0 = blockIdx.y * cpt;
     const int64_t n = blockIdx.z;
     const int tid = threadIdx.y * 32 + threadIdx.x;
-    for (int f = tid; f < width * 64; f += 256) {
-        const int cl = f / (64 * s), rem = f - cl * 64 * s, ql = rem / s, b = rem - ql * s;
-        const int co = co0 + cl;
-        const int64_t o = (int64_t)(q0 + ql) * s + b - p;
-        tile[cl * s + b][ql] = co < cout && o >= 0 && o < L_out ? gy[(n * cout + co) * L_out + o] : wg_type<TY>::from_f(0.f);
+    const int chans = min(cpt, cout - co0);
+    /* Each channel's span of 64*s values (16-byte loads), spread over the block. */
+    for (int cl = 0; cl < chans; ++cl) {
+        const T *src = gy + (n * cout + co0 + cl) * L_out;
+        load_span<TY>(src, L_out, (int64_t)q0 * s - p, 64 * s, ((uintptr_t)src & 15) == 0, tid, 256,
+                      [&](int i, float v) {
+                          const int ql = i / s;
+                          tile[cl * s + (i - ql * s)][ql] = v;
+                      });
     }
     __syncthreads();
-    const int cols = min(width, (cout - co0) * s);
-    for (int f = tid; f < cols * 64; f += 256) {
-        const int ql = f / cols, c = f - ql * cols, q = q0 + ql;
+    /* Rows q: cols = chans*s contiguous values at column co0*s, 16-byte stores where aligned. */
+    const int cols = chans * s, nvc = (cols + VE - 1) / VE;
+    const int64_t cbase = (int64_t)co0 * s;
+    for (int f = tid; f < 64 * nvc; f += 256) {
+        const int ql = f / nvc, c = (f - ql * nvc) * VE, q = q0 + ql;
         if (q >= Lg) continue;
-        const T v = tile[c][ql], big = wg_type<TY>::op(v);
-        T *d = xt + (n * Lg + q) * pitch + co0 * s + c;
-        *d = big;
-        if (TY == WG_TF32X3) d[small_off] = wg_type<TY>::op(v - big);
+        T *d = xt + (n * Lg + q) * pitch + cbase + c;
+        if (c + VE <= cols && (cbase + c) % VE == 0) {
+            float v[VE];
+#pragma unroll
+            for (int i = 0; i < VE; ++i) v[i] = tile[c + i][ql];
+            store_vec<TY>(d, v, small_off);
+        } else {
+            for (int i = 0; i < VE && c + i < cols; ++i) {
+                const T v = wg_type<TY>::from_f(tile[c + i][ql]), big = wg_type<TY>::op(v);
+                d[i] = big;
+                if (TY == WG_TF32X3) d[i + small_off] = wg_type<TY>::op(v - big);
+            }
+        }
     }
 }
 

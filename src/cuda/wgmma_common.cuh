@@ -112,6 +112,63 @@ __device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
 }
 #endif
 
+/* Reads the contiguous segment [o0, o0 + len) of one row (elements [0, Lrow) exist, zero elsewhere) and
+ * hands each value to put(i, v) as float, i = o - o0; the block's threads share the work. 16-byte loads
+ * where the row is 16-byte aligned (row_vec): the pre-pass kernels are bandwidth-bound, and 2-byte
+ * scalar loads left them at a quarter of it (run 30). */
+template <int TY, class F>
+__device__ __forceinline__ void load_span(const typename wg_type<TY>::T *row, int64_t Lrow, int64_t o0, int len,
+                                          bool row_vec, int tid, int nthreads, F put) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T);
+    if (!row_vec) {
+        for (int i = tid; i < len; i += nthreads) {
+            const int64_t o = o0 + i;
+            put(i, o >= 0 && o < Lrow ? wg_type<TY>::to_f(row[o]) : 0.f);
+        }
+        return;
+    }
+    const int64_t a0 = (o0 >= 0 ? o0 / VE : -((-o0 + VE - 1) / VE)) * VE; /* floor to a 16-byte chunk */
+    const int nv = (int)((o0 + len - a0 + VE - 1) / VE);
+    for (int v = tid; v < nv; v += nthreads) {
+        const int64_t ob = a0 + (int64_t)v * VE;
+        union {
+            uint4 u;
+            T e[VE];
+        } c;
+        if (ob >= 0 && ob + VE <= Lrow) {
+            c.u = *reinterpret_cast<const uint4 *>(row + ob);
+        } else {
+#pragma unroll
+            for (int i = 0; i < VE; ++i) c.e[i] = ob + i >= 0 && ob + i < Lrow ? row[ob + i] : wg_type<TY>::from_f(0.f);
+        }
+#pragma unroll
+        for (int i = 0; i < VE; ++i) {
+            const int64_t o = ob + i;
+            if (o >= o0 && o < o0 + len) put((int)(o - o0), wg_type<TY>::to_f(c.e[i]));
+        }
+    }
+}
+
+/* Writes VE = 16/sizeof(T) values (TF32-rounded in TF32 mode) at dst, 16-byte aligned, with one store;
+ * WG_TF32X3 also the small halves at dst + small_off. */
+template <int TY>
+__device__ __forceinline__ void store_vec(typename wg_type<TY>::T *dst, const float *v, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T);
+    union {
+        uint4 u;
+        T e[VE];
+    } big, small;
+#pragma unroll
+    for (int i = 0; i < VE; ++i) {
+        big.e[i] = wg_type<TY>::op(wg_type<TY>::from_f(v[i]));
+        if (TY == WG_TF32X3) small.e[i] = wg_type<TY>::op(wg_type<TY>::from_f(v[i] - wg_type<TY>::to_f(big.e[i])));
+    }
+    *reinterpret_cast<uint4 *>(dst) = big.u;
+    if (TY == WG_TF32X3) *reinterpret_cast<uint4 *>(dst + small_off) = small.u;
+}
+
 /* ------------------------------------------------------------------ host side */
 
 PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
