@@ -404,11 +404,8 @@ convt1d_status convt1d_bwd_weight_wgmma(const convt1d_problem &pr, const void *g
     const char *ev = getenv("CONVT1D_WGMMA_BW");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
-    int ty;
-    if (pr.dtype == CONVT1D_F16) ty = WG_F16;
-    else if (pr.dtype == CONVT1D_BF16) ty = WG_BF16;
-    else if (pr.dtype == CONVT1D_F32) ty = pr.math == CONVT1D_MATH_ALLOW_TF32 ? WG_TF32 : WG_TF32X3;
-    else return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int ty = wg_kind(pr.dtype, pr.math);
+    if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (env == 0 || P.groups != 1 || P.batch == 0 || P.stride < 2 || P.stride > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 || P.out_channels > 65535 ||
         P.kernel_size > 4096 || P.dilation > 65535 || P.padding > INT_MAX / 4 || P.batch > INT_MAX / 64)

@@ -9,6 +9,7 @@
 #include <cudaTypedefs.h>
 #include <stdint.h>
 
+#include "convt1d.h"
 #include "wgmma_ops.cuh"
 
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -170,6 +171,14 @@ __device__ __forceinline__ void store_vec(typename wg_type<TY>::T *dst, const fl
 }
 
 /* ------------------------------------------------------------------ host side */
+
+/* The operand kind of a problem's dtype and math mode; -1 for dtypes the wgmma kernels do not take. */
+inline int wg_kind(convt1d_dtype dtype, convt1d_math math) {
+    if (dtype == CONVT1D_F16) return WG_F16;
+    if (dtype == CONVT1D_BF16) return WG_BF16;
+    if (dtype == CONVT1D_F32) return math == CONVT1D_MATH_ALLOW_TF32 ? WG_TF32 : WG_TF32X3;
+    return -1;
+}
 
 PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
     static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
