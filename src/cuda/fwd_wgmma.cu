@@ -33,6 +33,7 @@
 #include <cuda_fp16.h>
 #include <cudaTypedefs.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +61,91 @@ struct WgArgs {
     int stages;
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
     int nb;      /* WG_TF32X3: the small halves sit nb batches (input) / T taps (weights) after the big */
+    /* Register-A kernel (fwd_wgmma_rs_kernel) only: */
+    int win;     /* window columns per TMA box: 128 positions + hal, rounded for conflict-free A loads */
+    int hal;     /* window columns before a box's first position (>= (T-1)*dj, 16-byte multiple) */
+    int sb;      /* stage bytes (1024-byte multiple) */
+    int txb;     /* bytes TMA delivers per stage */
+    int q_tiles, r_tiles, N; /* the persistent grid's tiles: q tiles x row tiles x batch */
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
 __host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow; }
+
+#if CONVT1D_WG_DEVICE
+/* Epilogue helpers shared by both forward kernels. The staged tile holds the block's output in output
+ * order: row = output channel (R per block), column = output position (bq*ps per row), each row shifted
+ * so that its 16-byte global chunks line up (row_shift). */
+__device__ __forceinline__ int row_shift(const WgArgs &a, int n, int co, int64_t obase, int VE) {
+    const int64_t e = ((int64_t)n * a.cout + co) * a.L_out + obase;
+    return (int)(((e % VE) + VE) % VE);
+}
+
+/* One accumulator tile (m64 x BR) into the staged tile: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at
+ * position qrow, acc[4i + 2 + u] at qrow + 8 (qrow: the thread's first position, g = lane / 4 included). */
+template <int TY, int BR>
+__device__ __forceinline__ void epi_stage(const float (&acc)[BR / 2], typename wg_type<TY>::T *tile, const WgArgs &a,
+                                          int bq, int qrow, int q0, int n, int lane) {
+    typedef wg_type<TY> E;
+    typedef typename E::T T;
+    constexpr int VE = 16 / (int)sizeof(T);
+    const int t = lane & 3;
+    const int RT = a.R * a.ps;                 /* real rows of the tile */
+    const int pitch = bq * a.ps + kRowPad;     /* elements; bq*ps is a multiple of 8: rows stay 16-byte aligned */
+    const int64_t obase = (int64_t)q0 * a.ps - a.p;
+    const int co0 = blockIdx.y * a.R;
+#pragma unroll
+    for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+        for (int u = 0; u < 2; ++u) {
+            const int ml = i * 8 + 2 * t + u;
+            if (ml >= RT) continue;
+            const int col = ml / a.ps, r = ml - col * a.ps;
+            const int co = co0 + col;
+            const float bv = a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+            T *row = tile + col * pitch + row_shift(a, n, co, obase, VE) + r;
+            row[qrow * a.ps] = E::from_f(acc[4 * i + u] + bv);
+            row[(qrow + 8) * a.ps] = E::from_f(acc[4 * i + 2 + u] + bv);
+        }
+    }
+}
+
+/* The staged tile to y: 16-byte chunks of each output row, aligned in global memory, one warp per row
+ * (8 consumer warps), lanes along it (the row's addresses computed once, no divisions in the loop). */
+template <int TY>
+__device__ __forceinline__ void epi_store(const typename wg_type<TY>::T *tile, const WgArgs &a, int bq, int q0, int n,
+                                          int warp, int lane) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T);
+    const int W = bq * a.ps; /* output positions per channel */
+    const int pitch = W + kRowPad;
+    const int64_t obase = (int64_t)q0 * a.ps - a.p;
+    const int co0 = blockIdx.y * a.R;
+    const int chunks = W / VE + 2;
+    T *y = static_cast<T *>(a.y);
+    const int64_t o_lo = obase > 0 ? obase : 0;
+    const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
+    const int rows = min(a.R, a.cout - co0);
+    if (o_lo >= o_hi) return;
+    for (int col = warp; col < rows; col += 8) {
+        const int64_t gb = ((int64_t)n * a.cout + co0 + col) * a.L_out;
+        const int64_t start = gb + obase - row_shift(a, n, co0 + col, obase, VE); /* a multiple of VE: column 0 */
+        const int64_t lo = gb + o_lo - start, hi = gb + o_hi - start;                /* valid columns [lo, hi) */
+        const T *src = tile + col * pitch;
+        T *dst = y + start;
+        for (int k = lane; k < chunks; k += 32) {
+            const int c = VE * k;
+            if (c + VE <= lo || c >= hi) continue;
+            if (a.yvec && c >= lo && c + VE <= hi) {
+                *reinterpret_cast<uint4 *>(dst + c) = *reinterpret_cast<const uint4 *>(src + c);
+            } else {
+                for (int v = 0; v < VE; ++v)
+                    if (c + v >= lo && c + v < hi) dst[c + v] = src[c + v];
+            }
+        }
+    }
+}
+#endif
 
 template <int TY, int BR, int MINB>
 __global__ void __launch_bounds__(kThreads, MINB)
@@ -155,60 +237,218 @@ __global__ void __launch_bounds__(kThreads, MINB)
     }
     wg_wait<0>();
 
-    /* Epilogue. Every consumer is past its last MMA before the stage buffers are reused. Accumulator
-     * acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position g, acc[4i + 2 + u] at position g + 8. */
+    /* Epilogue. Every consumer is past its last MMA before the stage buffers are reused. */
     named_sync(1, 256);
-    constexpr int VE = 16 / (int)sizeof(T); /* elements per 16-byte chunk */
-    const int g = lane >> 2, t = lane & 3;
-    const int qrow = wg * 64 + (warp & 3) * 16 + g;
-    const int RT = a.R * a.ps;       /* real rows of the tile */
-    const int W = kBQ * a.ps;        /* output positions per channel */
-    const int pitch = W + kRowPad;   /* elements; W is a multiple of 8, so rows stay 16-byte aligned */
-    T *tile = reinterpret_cast<T *>(sm);
-    const int64_t obase = (int64_t)q0 * a.ps - a.p; /* output position of tile column 0 */
-    const int co0 = blockIdx.y * a.R;
-    /* Row shift: global element (row base + obase) sits at column `shift` (its offset in a 16-byte chunk). */
-    auto row_shift = [&](int co) -> int {
-        const int64_t e = ((int64_t)n * a.cout + co) * a.L_out + obase;
-        return (int)(((e % VE) + VE) % VE);
-    };
-#pragma unroll
-    for (int i = 0; i < BR / 8; ++i) {
-#pragma unroll
-        for (int u = 0; u < 2; ++u) {
-            const int ml = i * 8 + 2 * t + u;
-            if (ml >= RT) continue;
-            const int col = ml / a.ps, r = ml - col * a.ps;
-            const int co = co0 + col;
-            const float bv = a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-            T *row = tile + col * pitch + row_shift(co) + r;
-            row[qrow * a.ps] = E::from_f(acc[4 * i + u] + bv);
-            row[(qrow + 8) * a.ps] = E::from_f(acc[4 * i + 2 + u] + bv);
+    typename wg_type<TY>::T *tile = reinterpret_cast<typename wg_type<TY>::T *>(sm);
+    const int qrow = wg * 64 + (warp & 3) * 16 + (lane >> 2);
+    epi_stage<TY, BR>(acc, tile, a, kBQ, qrow, q0, n, lane);
+    named_sync(1, 256);
+    epi_store<TY>(tile, a, kBQ, q0, n, warp, lane);
+#else
+    __trap(); /* not built for sm_90a: the host never launches it (wgmma_built) */
+#endif
+}
+
+/* Register-A variant: the input read in its own layout, no transpose pass.
+ *
+ * The SS kernel above pays one extra read and write of x for its transpose; on the memory-bound stride-1
+ * and stride-2 shapes (KernelBench 64/74/79) that pass costs about as much as the whole GEMM. Here A = the
+ * input comes from registers, loaded from shared memory by the consumers themselves, so the tap shift is
+ * just an address offset (any integer) and the input is staged as it lies in x: per channel chunk, TMA
+ * boxes of [kBK channels][win positions] (no swizzle), one per 128 block positions. Row pitch win is 8
+ * (mod 32) words (fp32) or 16 (mod 128) bytes (16-bit): the A fragment loads (lanes: 8 positions x 4
+ * channel rows) hit 32 distinct banks. B = the packed weights of every tap of the chunk, one TMA box
+ * [T][BR][kBK] (K-major, 128-byte swizzle) as in the SS kernel. One stage = one channel chunk, all taps.
+ *
+ * Block: BQ = 128*MQ positions (two consumer warpgroups of 64*MQ, MQ m64 tiles each) x BR rows, and a
+ * producer warpgroup that gives its registers to the consumers (setmaxnreg: 9 warps would cap every
+ * thread at 168 registers, too few for 128 accumulators plus fragments). Persistent: each block walks
+ * tiles blockIdx.x, + gridDim.x, ...; the stage ring runs on across tiles, so the producer loads the
+ * next tile while the consumers store this one. The epilogue writes straight from the accumulators (a
+ * warp's store covers 8 consecutive positions of 4 rows: whole 32-byte sectors in fp32), keeping shared
+ * memory for the ring. The A fragments are double-buffered across k-steps: step k+1's loads run while
+ * step k's MMAs do (wait_group 1 after each commit). WG_TF32X3 splits A in registers (big = tf32(v),
+ * small = tf32(v - big)) and sums each chunk's products in fresh registers, as the SS kernel per stage. */
+constexpr int kThreadsRS = 3 * 128;
+
+template <int TY, int BR, int MQ>
+__global__ void __launch_bounds__(kThreadsRS, 1)
+    fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
+#if CONVT1D_WG_DEVICE
+    typedef wg_type<TY> E;
+    typedef typename E::T T;
+    constexpr bool X3 = TY == WG_TF32X3;
+    constexpr bool HALF = sizeof(T) == 2;
+    constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
+    constexpr int BQ = 128 * MQ;
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    const uint32_t sbase = smem_addr(sm);
+    const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
+    const int XOFF = WB * (X3 ? 2 : 1);          /* the input boxes follow the weights */
+    const int XB = kBK * a.win * (int)sizeof(T); /* one input box */
+    const uint32_t full0 = sbase + a.stages * a.sb, empty0 = full0 + a.stages * 8;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
+    const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
+
+    if (tid == 0) {
+        for (int s = 0; s < a.stages; ++s) {
+            mbar_init(full0 + 8 * s, 1);
+            mbar_init(empty0 + 8 * s, 8); /* the 8 consumer warps */
         }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    named_sync(1, 256);
-    /* 16-byte chunks of each output row, aligned in global memory: one warp per row, lanes along it
-     * (the row's addresses computed once, no divisions in the loop). */
-    const int chunks = W / VE + 2;
-    T *y = static_cast<T *>(a.y);
-    const int64_t o_lo = obase > 0 ? obase : 0;
-    const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
-    const int rows = min(a.R, a.cout - co0);
-    if (o_lo < o_hi) {
-        for (int col = warp; col < rows; col += 8) {
-            const int64_t gb = ((int64_t)n * a.cout + co0 + col) * a.L_out;
-            const int64_t start = gb + obase - row_shift(co0 + col); /* a multiple of VE: tile column 0 */
-            const int64_t lo = gb + o_lo - start, hi = gb + o_hi - start; /* valid tile columns [lo, hi) */
-            const T *src = tile + col * pitch;
-            T *dst = y + start;
-            for (int k = lane; k < chunks; k += 32) {
-                const int c = VE * k;
-                if (c + VE <= lo || c >= hi) continue;
-                if (a.yvec && c >= lo && c + VE <= hi) {
-                    *reinterpret_cast<uint4 *>(dst + c) = *reinterpret_cast<const uint4 *>(src + c);
-                } else {
-                    for (int v = 0; v < VE; ++v)
-                        if (c + v >= lo && c + v < hi) dst[c + v] = src[c + v];
+    __syncthreads();
+
+    if (warp >= 8) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;" ::: "memory");
+        /* Producer: for every tile, stage = channel chunk c: every tap's weights, then the MQ input boxes. */
+        if (warp == 8 && lane == 0) {
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
+            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+            int it = 0;
+            for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
+                const int rt = (int)(tl % r_tiles);
+                const int64_t rest = tl / r_tiles;
+                const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
+                for (int c = 0; c < a.nchunk; ++c, ++it) {
+                    const int s = it % a.stages;
+                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                    const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
+                    mbar_expect_tx(bar, a.txb);
+                    tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
+                    if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
+#pragma unroll
+                    for (int b = 0; b < MQ; ++b)
+                        tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
+                }
+            }
+        }
+        return;
+    }
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;" ::: "memory");
+
+    const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
+    /* Tile mq of this warpgroup: block positions pb = 64*(wg*MQ + mq) .. +64, in box pb / 128; the
+     * thread's first row (position pb + 16*wq + g) sits at window column hal + pb % 128 + 16*wq + g. */
+    int xoff[MQ]; /* byte offset in a stage of (channel row 0, that column) */
+#pragma unroll
+    for (int mq = 0; mq < MQ; ++mq) {
+        const int pb = 64 * (wg * MQ + mq);
+        xoff[mq] = XOFF + (pb / 128) * XB + (a.hal + pb % 128 + 16 * wq + g) * (int)sizeof(T);
+    }
+    const int rowb = a.win * (int)sizeof(T); /* bytes between channel rows of a box */
+    /* The thread's channel rows in a k-step: fp32 t and t + 4 (k8); 16-bit pairs (2t, 2t+1), (2t+8, 2t+9) (k16). */
+    const int cofs = (HALF ? 2 * t : t) * rowb;
+    constexpr int KSTEP = HALF ? 16 : 8;
+    const int hop = (HALF ? 8 : 4) * rowb; /* to the fragment's second channel row (pair) */
+
+    /* The A fragment of tile mq, tap shift sh (columns), k-step kk of stage sp: registers a0..a3 in the
+     * m16n8k8 (tf32) / m16n8k16 (16-bit) A layout: (row g, k lo), (row g+8, k lo), (row g, k hi),
+     * (row g+8, k hi). X3: big halves into ab, small into as. */
+    auto load_a = [&](const unsigned char *sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4]) {
+        const unsigned char *p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
+        if constexpr (HALF) {
+            const unsigned short *p0 = (const unsigned short *)p, *p1 = (const unsigned short *)(p + rowb);
+            const unsigned short *p2 = (const unsigned short *)(p + hop), *p3 = (const unsigned short *)(p + hop + rowb);
+            ab[0] = (uint32_t)p0[0] | ((uint32_t)p1[0] << 16);
+            ab[1] = (uint32_t)p0[8] | ((uint32_t)p1[8] << 16);
+            ab[2] = (uint32_t)p2[0] | ((uint32_t)p3[0] << 16);
+            ab[3] = (uint32_t)p2[8] | ((uint32_t)p3[8] << 16);
+        } else {
+            const float *f0 = (const float *)p, *f1 = (const float *)(p + hop);
+            const float v[4] = {f0[0], f0[8], f1[0], f1[8]};
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const float big = E::op(v[e]);
+                ab[e] = __float_as_uint(big);
+                if (X3) as[e] = __float_as_uint(E::op(v[e] - big));
+            }
+        }
+    };
+
+    int it = 0;
+    for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
+        const int rt = (int)(tl % r_tiles);
+        const int64_t rest = tl / r_tiles;
+        const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
+        float acc[MQ][BR / 2];
+#pragma unroll
+        for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+            for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
+
+        for (int c = 0; c < a.nchunk; ++c, ++it) {
+            const int s = it % a.stages;
+            mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
+            const unsigned char *sp = sm + s * a.sb;
+            const uint32_t wb = sbase + s * a.sb;
+            float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
+            if constexpr (X3) {
+#pragma unroll
+                for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                    for (int i = 0; i < BR / 2; ++i) tmp[mq][i] = 0.f;
+            }
+#pragma unroll 1
+            for (int j = 0; j < a.T; ++j) {
+                const int sh = j * a.dj;
+                const uint32_t wj = wb + j * BR * kRow;
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {
+                    uint32_t ab[MQ][4], as[MQ][4];
+#pragma unroll
+                    for (int mq = 0; mq < MQ; ++mq) load_a(sp, mq, sh, kk, ab[mq], as[mq]);
+                    wg_fence();
+#pragma unroll
+                    for (int mq = 0; mq < MQ; ++mq) {
+                        if constexpr (X3) {
+                            wg_mma_rs<TY, BR>::run(tmp[mq], as[mq], desc_sw128(wj + kk * 32));
+                            wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + WB + kk * 32));
+                            wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + kk * 32));
+                        } else {
+                            wg_mma_rs<TY, BR>::run(acc[mq], ab[mq], desc_sw128(wj + kk * 32));
+                        }
+                    }
+                    wg_commit();
+                    /* The MMAs of the previous step are done once at most this one is pending: its
+                     * fragment registers may be reloaded. */
+                    wg_wait<1>();
+                }
+            }
+            wg_wait<0>();
+            if (lane == 0) mbar_arrive(empty0 + 8 * s);
+            if constexpr (X3) {
+#pragma unroll
+                for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                    for (int i = 0; i < BR / 2; ++i) acc[mq][i] += tmp[mq][i];
+            }
+        }
+
+        /* Epilogue from the accumulators: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position
+         * g, acc[4i + 2 + u] at g + 8 (of the warp's 16); row m = (co, r) = (m / ps, m % ps) writes
+         * output o = q*ps + r - p. */
+        T *y = static_cast<T *>(a.y);
+        const int RT = a.R * a.ps, co0 = rt * a.R;
+#pragma unroll
+        for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+            for (int u = 0; u < 2; ++u) {
+                const int ml = i * 8 + 2 * t + u;
+                const int col = ml / a.ps, r = ml - col * a.ps, co = co0 + col;
+                if (ml >= RT || co >= a.cout) continue;
+                const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                T *yr = y + ((int64_t)n * a.cout + co) * a.L_out;
+#pragma unroll
+                for (int mq = 0; mq < MQ; ++mq) {
+                    const int64_t q = q0 + 64 * (wg * MQ + mq) + 16 * wq + g;
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int64_t o = (q + 8 * h) * a.ps + r - a.p;
+                        if (o >= 0 && o < a.L_out) yr[o] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                    }
                 }
             }
         }
@@ -403,6 +643,53 @@ cudaError_t launch_br(int BR, int minb, const CUtensorMap &tmx, const CUtensorMa
     return launch<TY, 64, 1>(tmx, tmw, a, grid, smem, stream);
 }
 
+/* The forward's packed weights Wm[j][row][ci] (PackMap; + the small TF32 halves after T*M_pad*cin_pad
+ * elements for WG_TF32X3): zeroed (padding rows and channels, taps no weight lands on), then scattered. */
+template <int TY>
+cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_type<TY>::T *wp, size_t wp_bytes,
+                         const WgArgs &a, int BR, int K, int d, int cin, int cin_pad, int M_pad, cudaStream_t stream) {
+    typedef typename wg_type<TY>::T T;
+    const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
+    const PackMap pm = {K, a.ps, d, M_pad, BR, a.R * a.ps};
+    const dim3 tb(32, 8);
+    cudaError_t e = cudaMemsetAsync(wp, 0, wp_bytes, stream);
+    if (e != cudaSuccess) return e;
+    if (pr.w_adjoint) /* w = [cout][cin][K] */
+        wgmma_transpose_kernel<TY, true><<<dim3((unsigned)((K + 63) / 64), (unsigned)((cin + 63) / 64), (unsigned)a.cout), tb, 0, stream>>>(
+            static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm, wp_elems);
+    else /* w = [cin][cout * K] */
+        wgmma_transpose_kernel<TY, true><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), tb, 0, stream>>>(
+            static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, cin, 0, pm, wp_elems);
+    return cudaGetLastError();
+}
+
+template <int TY, int BR, int MQ>
+cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
+                      cudaStream_t stream) {
+    auto kern = fwd_wgmma_rs_kernel<TY, BR, MQ>;
+    static bool attr_set = false;
+    if (!attr_set) {
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
+        if (e != cudaSuccess) return e;
+        attr_set = true;
+    }
+    kern<<<grid, kThreadsRS, smem, stream>>>(tmx, tmw, a);
+    return cudaGetLastError();
+}
+
+/* Register-A tiles (BR rows x 128*MQ positions): 64x2, 128x1, and where one accumulator per tile is
+ * enough (not split TF32), 128x2 and 256x1. */
+template <int TY>
+cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
+                           unsigned grid, int smem, cudaStream_t stream) {
+    if constexpr (TY != WG_TF32X3) {
+        if (BR == 256) return launch_rs<TY, 256, 1>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2>(tmx, tmw, a, grid, smem, stream);
+    }
+    if (BR == 128) return launch_rs<TY, 128, 1>(tmx, tmw, a, grid, smem, stream);
+    return launch_rs<TY, 64, 2>(tmx, tmw, a, grid, smem, stream);
+}
+
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
 bool wgmma_built() {
     static int built = -1;
@@ -482,7 +769,6 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     }
     /* Weights: zero the packed tensor (padding rows and channels, taps no weight lands on), then scatter;
      * grad_input: one gather writing every element. */
-    const PackMap pm = {K, a.ps, d, M_pad, BR, RT};
     const dim3 tb(32, 8);
     if (bi) {
         const int64_t total = (int64_t)a.T * M_pad * cin_pad;
@@ -490,17 +776,9 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
             static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T, wp_elems);
         e = cudaGetLastError();
     } else {
-        e = cudaMemsetAsync(wp, 0, wp_bytes, stream);
+        e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
     }
-    if (e == cudaSuccess && !bi) {
-        if (pr.w_adjoint) /* w = [cout][cin][K] */
-            wgmma_transpose_kernel<TY, true><<<dim3((unsigned)((K + 63) / 64), (unsigned)((cin + 63) / 64), (unsigned)a.cout), tb, 0, stream>>>(
-                static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm, wp_elems);
-        else /* w = [cin][cout * K] */
-            wgmma_transpose_kernel<TY, true><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), tb, 0, stream>>>(
-                static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, cin, 0, pm, wp_elems);
-        e = cudaGetLastError();
-    }
+    const PackMap pm = {K, a.ps, d, M_pad, BR, RT};
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
@@ -519,6 +797,67 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         a.yvec = ((uintptr_t)a.y & 15) == 0;
         e = launch_br<TY>(BR, minb, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)nc), smem, stream);
     }
+    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    if (e == cudaSuccess) e = f;
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+/* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
+ * read in place. NOT_SUPPORTED (nothing launched) where TMA cannot read x as it lies (x not 16-byte
+ * aligned, or rows not a 16-byte multiple), the taps spread past the widest window, or two stages do not
+ * fit in shared memory. */
+template <int TY>
+convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int MQ, int K, int d,
+                      cudaStream_t stream) {
+    typedef typename wg_type<TY>::T T;
+    const convt1d_params &P = pr.p;
+    constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
+    constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
+    const int cin = (int)P.in_channels, L = (int)P.in_length;
+    if (((uintptr_t)x & 15) != 0 || ((int64_t)L * es) % 16 != 0 || a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int64_t spread = (int64_t)(a.T - 1) * a.dj;
+    if (spread > 128) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.hal = (int)((spread + VE - 1) / VE * VE);
+    const int rmod = es == 4 ? 32 : 64; /* row pitch 8 (mod rmod) elements: conflict-free A loads */
+    a.win = (128 + a.hal - 8 + rmod - 1) / rmod * rmod + 8; /* the least such pitch >= 128 + hal */
+    if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int RT = a.R * a.ps, M = a.cout * a.ps;
+    a.r_tiles = (M + RT - 1) / RT;
+    const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
+    const int BQ = 128 * MQ;
+    a.qa = a.p / a.ps / VE * VE; /* box starts 16-byte aligned: q0 - hal a multiple of VE */
+    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
+    const int64_t q_tiles = (q_max - a.qa + BQ) / BQ;
+    if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.q_tiles = (int)q_tiles;
+    a.N = (int)P.batch;
+    a.txb = a.T * BR * kRow * halves + MQ * kBK * a.win * es;
+    a.sb = (a.txb + 1023) / 1024 * 1024;
+    a.stages = (kMaxSmem - 1024 - 128) / a.sb;
+    if (a.stages > 4) a.stages = 4;
+    if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int smem = a.stages * a.sb + a.stages * 16 + 1024;
+    a.nb = 0;
+    a.yvec = 0;
+
+    const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
+    const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
+    T *wp = static_cast<T *>(scratch);
+    CUtensorMap tmx, tmw;
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
+                  (uint32_t)a.T) ||
+        !make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N, (uint32_t)a.win, kBK, 1, 0, false)) {
+        cudaFreeAsync(scratch, stream);
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
+    const int64_t tiles = q_tiles * a.r_tiles * a.N;
+    const int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
+    if (e == cudaSuccess) e = launch_rs_tile<TY>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
@@ -571,10 +910,46 @@ convt1d_status dispatch(int ty, const convt1d_problem &pr, const void *x, const 
     }
 }
 
+/* Where the register-A kernel replaces the transpose + SS kernel and the mma.sync kernel: the stride-1
+ * and stride-2 layers with short reductions per output (KernelBench 64/74/79, hifigan_up3/up4), where
+ * the SS kernel's transpose pass costs as much as its GEMM. */
+bool rs_pays(const WgArgs &a, int64_t work) { return a.ps <= 2 && work < 1024; }
+
+/* Register-A tile: BR rows (64 / 128 / 256 by the GEMM rows C_out*s) x 128*MQ positions. Split TF32 keeps
+ * a second accumulator, so at most 128 accumulator registers per thread there.
+ * CONVT1D_WGMMA_RS_TILE=64x2 / 128x1 / 128x2 / 256x1 overrides (rows x MQ). */
+convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int K, int d,
+                           cudaStream_t stream) {
+    const int64_t M = (int64_t)a.cout * a.ps;
+    const int es = ty >= WG_TF32 ? 4 : 2;
+    a.nchunk = (int)((pr.p.in_channels + kRow / es - 1) / (kRow / es));
+    int BR = 64, MQ = 2;
+    if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
+    if (M > 128 && ty != WG_TF32X3) BR = 256, MQ = 1;
+    const char *tv = getenv("CONVT1D_WGMMA_RS_TILE");
+    if (tv && tv[0]) {
+        int b = 0, m = 0;
+        if (sscanf(tv, "%dx%d", &b, &m) == 2 &&
+            ((b == 64 && m == 2) || (b == 128 && (m == 1 || m == 2)) || (b == 256 && m == 1)) &&
+            (ty != WG_TF32X3 || b == 64 || (b == 128 && m == 1)))
+            BR = b, MQ = m;
+    }
+    if (BR < a.ps) return CONVT1D_ERROR_NOT_SUPPORTED; /* whole channels per tile */
+    a.R = BR / a.ps;
+    switch (ty) {
+    case WG_F16: return run_rs<WG_F16>(pr, x, w, a, BR, MQ, K, d, stream);
+    case WG_BF16: return run_rs<WG_BF16>(pr, x, w, a, BR, MQ, K, d, stream);
+    case WG_TF32: return run_rs<WG_TF32>(pr, x, w, a, BR, MQ, K, d, stream);
+    default: return run_rs<WG_TF32X3>(pr, x, w, a, BR, MQ, K, d, stream);
+    }
+}
+
 }  // namespace
 
 /* CONVT1D_WGMMA (read at every call, for tests and A/B timing): unset, the heuristic; 0 off; 1 every
- * shape the kernel takes. CONVT1D_WGMMA_BR=64/128/256/128x2 overrides the tile (rows; x2: two blocks per SM). */
+ * shape the SS kernel takes. CONVT1D_WGMMA_BR=64/128/256/128x2 overrides its tile (rows; x2: two blocks per
+ * SM). CONVT1D_WGMMA_RS: unset, the register-A kernel where rs_pays() (only while CONVT1D_WGMMA is unset);
+ * 0 never; 1 wherever it can take the shape. */
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
     const char *ev = getenv("CONVT1D_WGMMA");
@@ -610,6 +985,12 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
      * 160: fp16 3.3 vs 0.80; hifigan_up3, 256: 2.2 vs 1.05). Split TF32 triples the MMA work, so it
      * pays from 384 (KernelBench 64 strict: 8.79 vs 9.75; run 26). */
     const int64_t work = P.in_channels * (int64_t)a.T;
+    const char *rv = getenv("CONVT1D_WGMMA_RS");
+    const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
+    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_pays(a, work))) {
+        const convt1d_status st = dispatch_rs(ty, pr, x, w, a, K, d, stream);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+    }
     if (env < 0 && work < (ty == WG_TF32X3 ? 384 : 512)) return CONVT1D_ERROR_NOT_SUPPORTED;
     int BR, minb;
     pick_tile(ty, a, work, P.batch, &BR, &minb);

@@ -72,6 +72,25 @@ CONVT1D_WG_MMA(WG_TF32, 64, wgmma_ss_tf32_n64)
 CONVT1D_WG_MMA(WG_TF32, 128, wgmma_ss_tf32_n128)
 CONVT1D_WG_MMA(WG_TF32, 256, wgmma_ss_tf32_n256)
 #undef CONVT1D_WG_MMA
+/* The same with A from registers (four 32-bit registers per thread). */
+template <int TY, int BR> struct wg_mma_rs;
+template <int BR> struct wg_mma_rs<WG_TF32X3, BR> : wg_mma_rs<WG_TF32, BR> {};
+#define CONVT1D_WG_MMA_RS(TY, BR, FN)                                                                           \
+    template <> struct wg_mma_rs<TY, BR> {                                                                      \
+        static __device__ __forceinline__ void run(float (&d)[BR / 2], const uint32_t (&a)[4], uint64_t db) {   \
+            FN(d, a, db);                                                                                       \
+        }                                                                                                       \
+    };
+CONVT1D_WG_MMA_RS(WG_F16, 64, wgmma_rs_f16_n64)
+CONVT1D_WG_MMA_RS(WG_F16, 128, wgmma_rs_f16_n128)
+CONVT1D_WG_MMA_RS(WG_F16, 256, wgmma_rs_f16_n256)
+CONVT1D_WG_MMA_RS(WG_BF16, 64, wgmma_rs_bf16_n64)
+CONVT1D_WG_MMA_RS(WG_BF16, 128, wgmma_rs_bf16_n128)
+CONVT1D_WG_MMA_RS(WG_BF16, 256, wgmma_rs_bf16_n256)
+CONVT1D_WG_MMA_RS(WG_TF32, 64, wgmma_rs_tf32_n64)
+CONVT1D_WG_MMA_RS(WG_TF32, 128, wgmma_rs_tf32_n128)
+CONVT1D_WG_MMA_RS(WG_TF32, 256, wgmma_rs_tf32_n256)
+#undef CONVT1D_WG_MMA_RS
 __device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
@@ -198,9 +217,10 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
 }
 
 /* 3D tiled map over data [d2][d1][d0] (d0 contiguous, es-byte elements; rows `pitch` elements apart,
- * d0 when 0), box b0 x b1 x b2, 128-byte swizzle; boxes reaching outside the tensor are zero-filled. */
+ * d0 when 0), box b0 x b1 x b2, 128-byte swizzle (or none: the box lands densely, b0 elements per row);
+ * boxes reaching outside the tensor are zero-filled. */
 bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0,
-              uint32_t b1, uint32_t b2, uint64_t pitch = 0) {
+              uint32_t b1, uint32_t b2, uint64_t pitch = 0, bool swizzle = true) {
     PFN_cuTensorMapEncodeTiled_v12000 fn = encode_fn();
     if (!fn) return false;
     if (pitch == 0) pitch = d0;
@@ -209,7 +229,8 @@ bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1
     const cuuint32_t box[3] = {b0, b1, b2};
     const cuuint32_t est[3] = {1, 1, 1};
     return fn(m, es == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, const_cast<void *>(base),
-              dims, strides, box, est, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+              dims, strides, box, est, CU_TENSOR_MAP_INTERLEAVE_NONE,
+              swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 

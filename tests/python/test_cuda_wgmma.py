@@ -6,8 +6,11 @@ mma.sync kernel, and the checks hold the same. Each shape hits one of its cases:
 not multiples of the channel chunk or of the 64/128/256-row tile, merged strides 2..16 (3, 5, 7 leave
 rows of a tile unused) with dilation and padding, output_padding, input and output lengths that are not
 multiples of 8, an input that is not 16-byte aligned, many taps at stride 1, bias, and the stride-1
-grad_input that runs the forward on the adjoint weights. The output memory is poisoned with NaN first
-so that an unwritten element fails.
+grad_input that runs the forward on the adjoint weights. The register-A variant (fwd_wgmma_rs_kernel, x
+read in place: CONVT1D_WGMMA_RS=1 and its tiles with CONVT1D_WGMMA_RS_TILE) runs the same matrix; shapes
+whose rows are not a 16-byte multiple fall back, and test_wgmma_rs_taken checks with the profiler that it
+really runs where it is meant to. The output memory is poisoned with NaN first so that an unwritten
+element fails.
 
 grad_weight of the strided shapes runs the wgmma kernel of src/cuda/bwd_weight_wgmma.cu (forced with
 CONVT1D_WGMMA_BW=1, and by its heuristic), in one batch chunk and in several (CONVT1D_WGMMA_BW_SCRATCH),
@@ -67,15 +70,24 @@ def restore_tf32_flag():
     torch.backends.cudnn.allow_tf32 = old
 
 
-@pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "heuristic"])
+def set_pick(pick, monkeypatch):
+    """SS kernel forced (forced, brN: tile rows), register-A kernel forced (rs, rsBRxMQ: its tile), or as shipped."""
+    if pick.startswith("rs"):
+        monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+        if pick != "rs":
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
+    elif pick != "heuristic":
+        monkeypatch.setenv("CONVT1D_WGMMA", "1")
+        if pick.startswith("br"):
+            monkeypatch.setenv("CONVT1D_WGMMA_BR", pick[2:])
+
+
+@pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x2", "rs128x1", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
-    if pick != "heuristic":
-        monkeypatch.setenv("CONVT1D_WGMMA", "1")
-    if pick.startswith("br"):
-        monkeypatch.setenv("CONVT1D_WGMMA_BR", pick[2:])
+    set_pick(pick, monkeypatch)
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)  # fresh inputs every run
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     y = poison_then_run(x, w, b, c)
@@ -99,12 +111,13 @@ def test_wgmma_unaligned_input(dtype, tol, tf32, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
+@pytest.mark.parametrize("pick", ["forced", "rs"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
-def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, monkeypatch):
+def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, pick, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
     # Stride-1 grad_input is the forward of the adjoint problem (weights read transposed and flipped).
-    monkeypatch.setenv("CONVT1D_WGMMA", "1")
+    set_pick(pick, monkeypatch)
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     xr = x.clone().requires_grad_()
@@ -115,6 +128,34 @@ def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, monkeypatch):
     y64 = ref(x64, w, b, c)
     (gx64,) = torch.autograd.grad(y64, x64, gy.double())
     assert torch.isfinite(gx).all() and rel_err(gx, gx64) <= tol
+
+
+def kernels_run(fn):
+    """Names of the CUDA kernels fn() launches (torch.profiler sees the library's launches too)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+
+
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[2], SHAPES[4]],
+                         ids=["kb64_like", "kb74_like", "kb79_like", "hifigan_up3_like"])
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
+    # The register-A kernel must really run on the shapes it is built for (a silent fallback would pass
+    # the accuracy checks above), as shipped and forced, and give the right answer.
+    torch.backends.cudnn.allow_tf32 = tf32
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    for forced in (False, True):
+        if forced:
+            monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+        out = {}
+        names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+        assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+        assert rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
 STRIDED = [c for c in SHAPES if c["stride"] > 1]

@@ -1,0 +1,33 @@
+"""compute-sanitizer target: the register-A wgmma forward (CONVT1D_WGMMA_RS=1) on small stride-1 and
+merged-stride shapes, every kind and tile, and the stride-1 grad_input through it (adjoint weights).
+Prints the worst relative error per case."""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tests", "python"))
+import convt1d  # noqa: E402
+from helpers import kwargs, make_inputs, ref, rel_err  # noqa: E402
+
+os.environ["CONVT1D_WGMMA_RS"] = "1"
+cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, padding=1, output_padding=0, groups=1,
+              dilation=1, bias=True),
+         dict(name="kb79ish", N=3, Cin=40, Cout=64, K=3, L=520, stride=2, padding=1, output_padding=1, groups=1,
+              dilation=2, bias=False),
+         dict(name="s4_wide", N=2, Cin=64, Cout=80, K=7, L=264, stride=4, padding=3, output_padding=0, groups=1,
+              dilation=1, bias=True)]
+for c in cases:
+    for dtype, tf32 in [(torch.bfloat16, True), (torch.float16, True), (torch.float32, True), (torch.float32, False)]:
+        for tile in ["", "64x2", "128x1", "128x2", "256x1"]:
+            os.environ["CONVT1D_WGMMA_RS_TILE"] = tile
+            torch.backends.cudnn.allow_tf32 = tf32
+            x, w, b = make_inputs(c, dtype=dtype, device="cuda")
+            xr = x.clone().requires_grad_()
+            y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+            gy = torch.randn_like(y)
+            (gx,) = torch.autograd.grad(y, xr, gy)
+            x64 = x.double().requires_grad_()
+            y64 = ref(x64, w, b, c)
+            (gx64,) = torch.autograd.grad(y64, x64, gy.double())
+            print(c["name"], dtype, tf32, tile or "auto", f"y {rel_err(y, y64):.2e} grad_x {rel_err(gx, gx64):.2e}")
