@@ -805,11 +805,11 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
  * read in place. NOT_SUPPORTED (nothing launched) where TMA cannot read x as it lies (x not 16-byte
- * aligned, or rows not a 16-byte multiple), the taps spread past the widest window, or two stages do not
- * fit in shared memory. */
+ * aligned, or rows not a 16-byte multiple), the taps spread past the widest window, or two stages (one
+ * with allow_one_stage: correct, but the next tile's loads then wait for this tile's MMAs) do not fit. */
 template <int TY>
 convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int MQ, int K, int d,
-                      cudaStream_t stream) {
+                      bool allow_one_stage, cudaStream_t stream) {
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
@@ -836,7 +836,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.sb = (a.txb + 1023) / 1024 * 1024;
     a.stages = (kMaxSmem - 1024 - 128) / a.sb;
     if (a.stages > 4) a.stages = 4;
-    if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (a.stages < 1 || (a.stages < 2 && !allow_one_stage)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int smem = a.stages * a.sb + a.stages * 16 + 1024;
     a.nb = 0;
     a.yvec = 0;
@@ -910,13 +910,29 @@ convt1d_status dispatch(int ty, const convt1d_problem &pr, const void *x, const 
     }
 }
 
-/* Where the register-A kernel replaces the transpose + SS kernel and the mma.sync kernel: the stride-1
- * and stride-2 layers with short reductions per output (KernelBench 64/74/79, hifigan_up3/up4), where
- * the SS kernel's transpose pass costs as much as its GEMM. */
-bool rs_pays(const WgArgs &a, int64_t work) { return a.ps <= 2 && work < 1024; }
+/* Where the register-A kernel replaces the transpose + SS kernel and the mma.sync kernel. Measured on an
+ * H200 (run 33, ms, RS vs what was shipped): it wins on KernelBench 64 (TF32 1.80 vs 3.80, 16-bit
+ * 1.35-1.41 vs 2.13), KernelBench 74 TF32 (0.78 vs 1.01), hifigan_up3/up4 in every mode (strict 1.81
+ * vs 3.50), upsample_x8 in every mode (TF32 2.16 vs 2.71) and codec_dec_s8 except split TF32. It
+ * loses where half of its work is zeros: 16-bit with C_in <= 32 (a 64-channel chunk, KernelBench 74:
+ * 0.82 vs 0.77), phases without taps (gcd(s, d) > 1, KernelBench 79 TF32: 0.94 vs 0.81), and on long
+ * split-TF32 reductions (codec_dec_s8, C_in*T = 3072: 3.50 vs 2.97). */
+bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
+    if ((ty == WG_F16 || ty == WG_BF16) && P.in_channels <= 32) return false;
+    int64_t g = P.stride, h = P.dilation; /* gcd(s, d) > 1: phases without taps */
+    while (h) {
+        const int64_t r = g % h;
+        g = h;
+        h = r;
+    }
+    if (g > 1) return false;
+    if (ty == WG_TF32X3 && work > 1024) return false;
+    return a.ps <= 8;
+}
 
 /* Register-A tile: BR rows (64 / 128 / 256 by the GEMM rows C_out*s) x 128*MQ positions. Split TF32 keeps
- * a second accumulator, so at most 128 accumulator registers per thread there.
+ * a second accumulator, so at most 128 accumulator registers per thread there, and its weights take
+ * twice the room: 64x2 when 128x1 leaves no room for two stages (KernelBench 64: 3 taps x 128 rows).
  * CONVT1D_WGMMA_RS_TILE=64x2 / 128x1 / 128x2 / 256x1 overrides (rows x MQ). */
 convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int K, int d,
                            cudaStream_t stream) {
@@ -927,21 +943,31 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
     if (M > 128 && ty != WG_TF32X3) BR = 256, MQ = 1;
     const char *tv = getenv("CONVT1D_WGMMA_RS_TILE");
+    bool forced = false;
     if (tv && tv[0]) {
         int b = 0, m = 0;
         if (sscanf(tv, "%dx%d", &b, &m) == 2 &&
             ((b == 64 && m == 2) || (b == 128 && (m == 1 || m == 2)) || (b == 256 && m == 1)) &&
             (ty != WG_TF32X3 || b == 64 || (b == 128 && m == 1)))
-            BR = b, MQ = m;
+            BR = b, MQ = m, forced = true;
     }
-    if (BR < a.ps) return CONVT1D_ERROR_NOT_SUPPORTED; /* whole channels per tile */
-    a.R = BR / a.ps;
-    switch (ty) {
-    case WG_F16: return run_rs<WG_F16>(pr, x, w, a, BR, MQ, K, d, stream);
-    case WG_BF16: return run_rs<WG_BF16>(pr, x, w, a, BR, MQ, K, d, stream);
-    case WG_TF32: return run_rs<WG_TF32>(pr, x, w, a, BR, MQ, K, d, stream);
-    default: return run_rs<WG_TF32X3>(pr, x, w, a, BR, MQ, K, d, stream);
+    /* Tries: the pick at two stages; then 64x2 (less weight room per stage); then either at one stage. */
+    const int tries[4][3] = {{BR, MQ, 0}, {64, 2, 0}, {BR, MQ, 1}, {64, 2, 1}};
+    for (int i = 0; i < 4; ++i) {
+        const int br = tries[i][0], mq = tries[i][1];
+        if ((forced && (br != BR || mq != MQ)) || br < a.ps) continue; /* whole channels per tile */
+        a.R = br / a.ps;
+        const bool one = tries[i][2] != 0;
+        convt1d_status st;
+        switch (ty) {
+        case WG_F16: st = run_rs<WG_F16>(pr, x, w, a, br, mq, K, d, one, stream); break;
+        case WG_BF16: st = run_rs<WG_BF16>(pr, x, w, a, br, mq, K, d, one, stream); break;
+        case WG_TF32: st = run_rs<WG_TF32>(pr, x, w, a, br, mq, K, d, one, stream); break;
+        default: st = run_rs<WG_TF32X3>(pr, x, w, a, br, mq, K, d, one, stream); break;
+        }
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }
+    return CONVT1D_ERROR_NOT_SUPPORTED;
 }
 
 }  // namespace
@@ -987,7 +1013,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     const int64_t work = P.in_channels * (int64_t)a.T;
     const char *rv = getenv("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
-    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_pays(a, work))) {
+    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_pays(ty, P, a, work))) {
         const convt1d_status st = dispatch_rs(ty, pr, x, w, a, K, d, stream);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }
