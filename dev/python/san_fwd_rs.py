@@ -1,5 +1,6 @@
 """compute-sanitizer target: the register-A wgmma forward (CONVT1D_WGMMA_RS=1) on small stride-1 and
-merged-stride shapes, every kind and tile, and the stride-1 grad_input through it (adjoint weights).
+merged-stride shapes, every kind and tile, the input staged by TMA and by cp.async, and the stride-1 grad_input through it
+(adjoint weights; grad_y's rows are no 16-byte multiple there, so cp.async).
 Prints the worst relative error per case."""
 import os
 import sys
@@ -19,8 +20,9 @@ cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, paddi
               dilation=1, bias=True)]
 for c in cases:
     for dtype, tf32 in [(torch.bfloat16, True), (torch.float16, True), (torch.float32, True), (torch.float32, False)]:
-        for tile in ["", "64x2", "128x1", "128x2", "256x1"]:
-            os.environ["CONVT1D_WGMMA_RS_TILE"] = tile
+        for tile in ["", "64x2", "128x1", "128x2", "256x1", "cp"]:
+            os.environ["CONVT1D_WGMMA_RS_TILE"] = "" if tile == "cp" else tile
+            os.environ["CONVT1D_WGMMA_RS_CPASYNC"] = "1" if tile == "cp" else ""
             torch.backends.cudnn.allow_tf32 = tf32
             x, w, b = make_inputs(c, dtype=dtype, device="cuda")
             xr = x.clone().requires_grad_()

@@ -67,6 +67,11 @@ struct WgArgs {
     int sb;      /* stage bytes (1024-byte multiple) */
     int txb;     /* bytes TMA delivers per stage */
     int q_tiles, r_tiles, N; /* the persistent grid's tiles: q tiles x row tiles x batch */
+    /* Input staging: 1 = TMA boxes; 0 = the producer warpgroup's 4-byte cp.async (rows that TMA cannot
+     * address: a row pitch that is not a 16-byte multiple, or x not 16-byte aligned). */
+    int xtma;
+    const void *x;   /* the input, for the cp.async path */
+    int cin, L;      /* its channels and length */
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -257,8 +262,11 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * just an address offset (any integer) and the input is staged as it lies in x: per channel chunk, TMA
  * boxes of [kBK channels][win positions] (no swizzle), one per 128 block positions. Row pitch win is 8
  * (mod 32) words (fp32) or 16 (mod 128) bytes (16-bit): the A fragment loads (lanes: 8 positions x 4
- * channel rows) hit 32 distinct banks. B = the packed weights of every tap of the chunk, one TMA box
- * [T][BR][kBK] (K-major, 128-byte swizzle) as in the SS kernel. One stage = one channel chunk, all taps.
+ * channel rows) hit 32 distinct banks. Where TMA cannot address x's rows (a row pitch that is not a
+ * 16-byte multiple: the stride-1 grad_input reads grad_y, 65538 values per row on KernelBench 64) the
+ * producer warpgroup fills the same layout with 4-byte cp.async, completing on the same mbarrier.
+ * B = the packed weights of every tap of the chunk, one TMA box [T][BR][kBK] (K-major, 128-byte
+ * swizzle) as in the SS kernel. One stage = one channel chunk, all taps.
  *
  * Block: BQ = 128*MQ positions (two consumer warpgroups of 64*MQ, MQ m64 tiles each) x BR rows, and a
  * producer warpgroup that gives its registers to the consumers (setmaxnreg: 9 warps would cap every
@@ -294,7 +302,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
-            mbar_init(full0 + 8 * s, 1);
+            /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
+            mbar_init(full0 + 8 * s, a.xtma ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, 8); /* the 8 consumer warps */
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -302,11 +311,17 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     __syncthreads();
 
     if (warp >= 8) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;" ::: "memory");
-        /* Producer: for every tile, stage = channel chunk c: every tap's weights, then the MQ input boxes. */
-        if (warp == 8 && lane == 0) {
-            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
-            asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
+        /* Producer: for every tile, stage = channel chunk c: every tap's weights (TMA), then the MQ input
+         * boxes (TMA, or 4-byte cp.async by all 128 producer threads into the same dense layout). */
+        const int ptid = tid - 256;
+        if (!a.xtma || ptid == 0) {
+            if (ptid == 0) {
+                asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
+                if (a.xtma) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+            }
+            constexpr int EW = 4 / (int)sizeof(T); /* elements per 4-byte word */
+            const int wpr = a.win / EW;             /* words per window row */
             int it = 0;
             for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
                 const int rt = (int)(tl % r_tiles);
@@ -316,18 +331,38 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int s = it % a.stages;
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
-                    mbar_expect_tx(bar, a.txb);
-                    tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
-                    if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
+                    if (ptid == 0) {
+                        mbar_expect_tx(bar, a.txb);
+                        tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
+                        if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
+                    }
+                    if (a.xtma) {
 #pragma unroll
-                    for (int b = 0; b < MQ; ++b)
-                        tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
+                        for (int b = 0; b < MQ; ++b)
+                            tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
+                        continue;
+                    }
+                    /* Word v of box b: channel row v / wpr, elements EW*(v % wpr) .. of the window that
+                     * starts at position q0 + 128 b - hal; zero outside the tensor (src-size 0). A word is
+                     * wholly inside or outside a row: L and the window start are multiples of EW. */
+                    const T *xb = static_cast<const T *>(a.x) + ((int64_t)n * a.cin + (int64_t)c * kBK) * a.L;
+                    for (int v = ptid; v < MQ * kBK * wpr; v += 128) {
+                        const int b = v / (kBK * wpr), vr = v - b * (kBK * wpr);
+                        const int row = vr / wpr, e = (vr - row * wpr) * EW;
+                        const int64_t pos = (int64_t)q0 + 128 * b - a.hal + e;
+                        const bool ok = c * kBK + row < a.cin && pos >= 0 && pos < a.L;
+                        const T *src = ok ? xb + (int64_t)row * a.L + pos : static_cast<const T *>(a.x);
+                        const uint32_t dst = st + XOFF + b * XB + (row * a.win + e) * (int)sizeof(T);
+                        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(ok ? 4 : 0)
+                                     : "memory");
+                    }
+                    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
                 }
             }
         }
         return;
     }
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;" ::: "memory");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
 
     const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
     /* Tile mq of this warpgroup: block positions pb = 64*(wg*MQ + mq) .. +64, in box pb / 128; the
@@ -804,8 +839,9 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 }
 
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
- * read in place. NOT_SUPPORTED (nothing launched) where TMA cannot read x as it lies (x not 16-byte
- * aligned, or rows not a 16-byte multiple), the taps spread past the widest window, or two stages (one
+ * read in place (TMA, or 4-byte cp.async where TMA cannot address the rows). NOT_SUPPORTED (nothing
+ * launched) where x is not 4-byte aligned or its rows not a 4-byte multiple (16-bit with odd lengths),
+ * the taps spread past the widest window, or two stages (one
  * with allow_one_stage: correct, but the next tile's loads then wait for this tile's MMAs) do not fit. */
 template <int TY>
 convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int MQ, int K, int d,
@@ -815,7 +851,14 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     const int cin = (int)P.in_channels, L = (int)P.in_length;
-    if (((uintptr_t)x & 15) != 0 || ((int64_t)L * es) % 16 != 0 || a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (((uintptr_t)x & 3) != 0 || ((int64_t)L * es) % 4 != 0 || a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* TMA where it can address the rows; else the producer's 4-byte cp.async (CONVT1D_WGMMA_RS_CPASYNC=1
+     * forces that path, for tests). */
+    const char *cv = getenv("CONVT1D_WGMMA_RS_CPASYNC");
+    a.xtma = ((uintptr_t)x & 15) == 0 && ((int64_t)L * es) % 16 == 0 && !(cv && cv[0] == '1');
+    a.x = x;
+    a.cin = cin;
+    a.L = L;
     const int64_t spread = (int64_t)(a.T - 1) * a.dj;
     if (spread > 128) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.hal = (int)((spread + VE - 1) / VE * VE);
@@ -848,9 +891,10 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
     T *wp = static_cast<T *>(scratch);
     CUtensorMap tmx, tmw;
+    memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
                   (uint32_t)a.T) ||
-        !make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N, (uint32_t)a.win, kBK, 1, 0, false)) {
+        (a.xtma && !make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N, (uint32_t)a.win, kBK, 1, 0, false))) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }

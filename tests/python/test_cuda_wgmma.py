@@ -74,7 +74,9 @@ def set_pick(pick, monkeypatch):
     """SS kernel forced (forced, brN: tile rows), register-A kernel forced (rs, rsBRxMQ: its tile), or as shipped."""
     if pick.startswith("rs"):
         monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
-        if pick != "rs":
+        if pick == "rscp":  # input staged by the producer's cp.async instead of TMA
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_CPASYNC", "1")
+        elif pick != "rs":
             monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     elif pick != "heuristic":
         monkeypatch.setenv("CONVT1D_WGMMA", "1")
@@ -82,7 +84,7 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_BR", pick[2:])
 
 
-@pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x2", "rs128x1", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x2", "rs128x1", "rscp", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
@@ -111,7 +113,7 @@ def test_wgmma_unaligned_input(dtype, tol, tf32, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rscp"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
 def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, pick, monkeypatch):
@@ -158,6 +160,27 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
         names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
         assert any("fwd_wgmma_rs_kernel" in n for n in names), names
         assert rel_err(out["y"], ref(x, w, b, c)) <= tol
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
+    # Stride-1 grad_input runs the forward on grad_y, whose rows (L_out = 2050 here, 65538 on KernelBench
+    # 64) are no 16-byte multiple: the RS kernel stages them with cp.async, as shipped.
+    torch.backends.cudnn.allow_tf32 = tf32
+    c = SHAPES[0]
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    xr = x.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+    assert (y.shape[-1] * y.element_size()) % 16 != 0
+    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gx", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
+    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    assert rel_err(out["gx"], gx64) <= tol
 
 
 STRIDED = [c for c in SHAPES if c["stride"] > 1]
