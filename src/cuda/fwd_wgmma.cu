@@ -332,7 +332,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
                     if (ptid == 0) {
-                        mbar_expect_tx(bar, a.txb);
+                        /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
+                        mbar_expect_tx(bar, a.xtma ? a.txb : XOFF);
                         tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
                         if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
                     }
