@@ -67,11 +67,12 @@ struct WgArgs {
     int sb;      /* stage bytes (1024-byte multiple) */
     int txb;     /* bytes TMA delivers per stage */
     int q_tiles, r_tiles, N; /* the persistent grid's tiles: q tiles x row tiles x batch */
-    /* Input staging: 1 = TMA boxes; 0 = the producer warpgroup's 4-byte cp.async (rows that TMA cannot
+    /* Input staging: 1 = TMA boxes; 0 = the producer warpgroup's 8-byte cp.async (rows that TMA cannot
      * address: a row pitch that is not a 16-byte multiple, or x not 16-byte aligned). */
     int xtma;
     const void *x;   /* the input, for the cp.async path */
     int cin, L;      /* its channels and length */
+    int dbg;         /* timing experiments only (results wrong): bit 0 skips the epilogue stores, bit 1 the MMAs */
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -264,7 +265,8 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * (mod 32) words (fp32) or 16 (mod 128) bytes (16-bit): the A fragment loads (lanes: 8 positions x 4
  * channel rows) hit 32 distinct banks. Where TMA cannot address x's rows (a row pitch that is not a
  * 16-byte multiple: the stride-1 grad_input reads grad_y, 65538 values per row on KernelBench 64) the
- * producer warpgroup fills the same layout with 4-byte cp.async, completing on the same mbarrier.
+ * producer warpgroup can fill the same layout with 8-byte cp.async, completing on the same mbarrier
+ * (CONVT1D_WGMMA_RS_CPASYNC; not taken by default until it measures faster than the mma.sync kernel).
  * B = the packed weights of every tap of the chunk, one TMA box [T][BR][kBK] (K-major, 128-byte
  * swizzle) as in the SS kernel. One stage = one channel chunk, all taps.
  *
@@ -313,15 +315,14 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     if (warp >= 8) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
         /* Producer: for every tile, stage = channel chunk c: every tap's weights (TMA), then the MQ input
-         * boxes (TMA, or 4-byte cp.async by all 128 producer threads into the same dense layout). */
+         * boxes (TMA, or 8-byte cp.async by the 4 producer warps into the same dense layout). */
         const int ptid = tid - 256;
         if (!a.xtma || ptid == 0) {
             if (ptid == 0) {
                 asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
                 if (a.xtma) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
             }
-            constexpr int EW = 4 / (int)sizeof(T); /* elements per 4-byte word */
-            const int wpr = a.win / EW;             /* words per window row */
+            constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
             int it = 0;
             for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
                 const int rt = (int)(tl % r_tiles);
@@ -343,19 +344,24 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
                         continue;
                     }
-                    /* Word v of box b: channel row v / wpr, elements EW*(v % wpr) .. of the window that
-                     * starts at position q0 + 128 b - hal; zero outside the tensor (src-size 0). A word is
-                     * wholly inside or outside a row: L and the window start are multiples of EW. */
+                    /* Warp pw of the producer stages rows pw, pw + 4, ... of the MQ boxes, lanes along each
+                     * row in 8-byte words; zero outside the tensor (src-size 0). A word is wholly inside or
+                     * outside a row: L and the window start are multiples of EW. */
                     const T *xb = static_cast<const T *>(a.x) + ((int64_t)n * a.cin + (int64_t)c * kBK) * a.L;
-                    for (int v = ptid; v < MQ * kBK * wpr; v += 128) {
-                        const int b = v / (kBK * wpr), vr = v - b * (kBK * wpr);
-                        const int row = vr / wpr, e = (vr - row * wpr) * EW;
-                        const int64_t pos = (int64_t)q0 + 128 * b - a.hal + e;
-                        const bool ok = c * kBK + row < a.cin && pos >= 0 && pos < a.L;
-                        const T *src = ok ? xb + (int64_t)row * a.L + pos : static_cast<const T *>(a.x);
-                        const uint32_t dst = st + XOFF + b * XB + (row * a.win + e) * (int)sizeof(T);
-                        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(ok ? 4 : 0)
-                                     : "memory");
+                    for (int rr = ptid >> 5; rr < MQ * kBK; rr += 4) {
+                        const int b = rr / kBK, row = rr - b * kBK; /* kBK: a power of two */
+                        const bool rok = c * kBK + row < a.cin;
+                        const int64_t pos0 = (int64_t)q0 + 128 * b - a.hal;
+                        const T *srow = xb + (int64_t)row * a.L;
+                        const uint32_t drow = st + XOFF + b * XB + row * a.win * (int)sizeof(T);
+                        for (int e = lane * EW; e < a.win; e += 32 * EW) {
+                            const int64_t pos = pos0 + e;
+                            const bool ok = rok && pos >= 0 && pos < a.L;
+                            const T *src = ok ? srow + pos : static_cast<const T *>(a.x);
+                            asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(drow + e * (int)sizeof(T)),
+                                         "l"(src), "r"(ok ? 8 : 0)
+                                         : "memory");
+                        }
                     }
                     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
                 }
@@ -436,6 +442,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     uint32_t ab[MQ][4], as[MQ][4];
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq) load_a(sp, mq, sh, kk, ab[mq], as[mq]);
+                    if (a.dbg & 2) {
+                        acc[0][0] += __uint_as_float(ab[0][0]); /* keep the loads */
+                        continue;
+                    }
                     wg_fence();
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq) {
@@ -466,6 +476,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         /* Epilogue from the accumulators: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position
          * g, acc[4i + 2 + u] at g + 8 (of the warp's 16); row m = (co, r) = (m / ps, m % ps) writes
          * output o = q*ps + r - p. */
+        if (a.dbg & 1) {
+            if (acc[0][0] == 1.2345f) static_cast<T *>(a.y)[0] = E::from_f(acc[0][1]); /* keep the MMAs */
+            continue;
+        }
         T *y = static_cast<T *>(a.y);
         const int RT = a.R * a.ps, co0 = rt * a.R;
 #pragma unroll
@@ -840,8 +854,9 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 }
 
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
- * read in place (TMA, or 4-byte cp.async where TMA cannot address the rows). NOT_SUPPORTED (nothing
- * launched) where x is not 4-byte aligned or its rows not a 4-byte multiple (16-bit with odd lengths),
+ * read in place (TMA, or when asked 8-byte cp.async where TMA cannot address the rows). NOT_SUPPORTED
+ * (nothing launched) where TMA cannot address x and cp.async was not asked for, x is not 8-byte aligned
+ * or its rows not an 8-byte multiple,
  * the taps spread past the widest window, or two stages (one
  * with allow_one_stage: correct, but the next tile's loads then wait for this tile's MMAs) do not fit. */
 template <int TY>
@@ -852,14 +867,19 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     const int cin = (int)P.in_channels, L = (int)P.in_length;
-    if (((uintptr_t)x & 3) != 0 || ((int64_t)L * es) % 4 != 0 || a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* TMA where it can address the rows; else the producer's 4-byte cp.async (CONVT1D_WGMMA_RS_CPASYNC=1
-     * forces that path, for tests). */
+    if (((uintptr_t)x & 7) != 0 || ((int64_t)L * es) % 8 != 0 || a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* TMA where it can address the rows; else the producer's 8-byte cp.async, taken only when asked:
+     * CONVT1D_WGMMA_RS_CPASYNC=1 forces it, =auto takes it where TMA cannot (its first, 4-byte form ran
+     * KernelBench 74's bf16 grad_input at 1.46 ms against 0.67 on mma.sync, run 35). */
     const char *cv = getenv("CONVT1D_WGMMA_RS_CPASYNC");
-    a.xtma = ((uintptr_t)x & 15) == 0 && ((int64_t)L * es) % 16 == 0 && !(cv && cv[0] == '1');
+    const bool tma_ok = ((uintptr_t)x & 15) == 0 && ((int64_t)L * es) % 16 == 0;
+    a.xtma = tma_ok && !(cv && cv[0] == '1');
+    if (!tma_ok && !(cv && (cv[0] == '1' || cv[0] == 'a'))) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.x = x;
     a.cin = cin;
     a.L = L;
+    const char *dv = getenv("CONVT1D_WGMMA_RS_DEBUG");
+    a.dbg = dv && dv[0] ? atoi(dv) : 0;
     const int64_t spread = (int64_t)(a.T - 1) * a.dj;
     if (spread > 128) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.hal = (int)((spread + VE - 1) / VE * VE);
