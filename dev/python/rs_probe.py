@@ -1,7 +1,11 @@
 """Timing probe of the register-A wgmma forward (run 36): per shape and dtype, the kernel as built and with
 CONVT1D_WGMMA_RS_DEBUG=1 (no epilogue stores), 2 (no MMAs), 3 (neither): where its time goes. Then the
 stride-1 grad_input (grad_y rows are no 16-byte multiple) through the RS kernel's cp.async staging vs the
-shipped path. Prints ms (do_bench medians)."""
+shipped path. Prints ms (do_bench medians).
+
+The debug switch lived in the kernel only at commit b9fb5af (run 36; removed after: its skip-MMA branch made
+ptxas serialize the wgmmas, warning C7515, so that build's "full" times run ~15% slow); the record is
+bench/results/ab/rs_probe_run36.txt."""
 import json
 import os
 import sys
