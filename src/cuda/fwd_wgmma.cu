@@ -279,7 +279,6 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * step k's MMAs do (wait_group 1 after each commit). WG_TF32X3 splits A in registers (big = tf32(v),
  * small = tf32(v - big)) and sums each chunk's products in fresh registers, as the SS kernel per stage. */
 constexpr int kThreadsRS = 3 * 128;
-constexpr int kEpiBytes = 8 * 160 * 4; /* the consumer warps' epilogue staging */
 
 template <int TY, int BR, int MQ>
 __global__ void __launch_bounds__(kThreadsRS, 1)
@@ -474,55 +473,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * output o = q*ps + r - p. */
         T *y = static_cast<T *>(a.y);
         const int RT = a.R * a.ps, co0 = rt * a.R;
-        if (8 % a.ps == 0) {
-            /* ps divides 8: each group of 8 rows is 8/ps whole channels of 16*ps consecutive outputs. The
-             * warp stages a group through its own 160 floats of shared memory in output order, then each
-             * lane writes 4 consecutive outputs with one 16-byte (fp32) or 8-byte (16-bit) store where the
-             * address allows: per-element stores left the memory-bound shapes store-bound (run 36:
-             * KernelBench 64 bf16 1.44 ms, 0.93 with the stores skipped). */
-            const int ps = a.ps, opc = 16 * ps, pitch = opc + 4;
-            float *ep = reinterpret_cast<float *>(sm + a.stages * a.sb + 1024) + warp * 160;
-#pragma unroll
-            for (int mq = 0; mq < MQ; ++mq) {
-                const int64_t qw = q0 + 64 * (wg * MQ + mq) + 16 * wq; /* the warp's first position */
-#pragma unroll
-                for (int i = 0; i < BR / 8; ++i) {
-                    if (8 * i >= RT) break;
-#pragma unroll
-                    for (int u = 0; u < 2; ++u) {
-                        const int m = 2 * t + u, c = m / ps, r = m - c * ps, co = co0 + (8 * i) / ps + c;
-                        const float bv = a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) ep[c * pitch + (g + 8 * h) * ps + r] = acc[mq][4 * i + 2 * h + u] + bv;
-                    }
-                    __syncwarp();
-                    const int f = 4 * lane, c = f / opc, ol = f - c * opc;
-                    const int cl = (8 * i) / ps + c, co = co0 + cl;
-                    const float4 v = *reinterpret_cast<const float4 *>(ep + c * pitch + ol);
-                    __syncwarp();
-                    if (cl >= a.R || co >= a.cout) continue;
-                    const int64_t o = qw * ps + ol - a.p;
-                    T *dst = y + ((int64_t)n * a.cout + co) * a.L_out + o;
-                    const float vv[4] = {v.x, v.y, v.z, v.w};
-                    if (o >= 0 && o + 4 <= a.L_out && ((uintptr_t)dst & (4 * sizeof(T) - 1)) == 0) {
-                        if constexpr (HALF) {
-                            uint2 pk;
-                            T *pe = reinterpret_cast<T *>(&pk);
-#pragma unroll
-                            for (int e = 0; e < 4; ++e) pe[e] = E::from_f(vv[e]);
-                            *reinterpret_cast<uint2 *>(dst) = pk;
-                        } else {
-                            *reinterpret_cast<float4 *>(dst) = v;
-                        }
-                    } else {
-#pragma unroll
-                        for (int e = 0; e < 4; ++e)
-                            if (o + e >= 0 && o + e < a.L_out) dst[e] = E::from_f(vv[e]);
-                    }
-                }
-            }
-            continue;
-        }
+        /* Per-element stores, 4 rows x 8 consecutive positions per warp instruction (whole 32-byte sectors in
+         * fp32). Staging 8-row groups through shared memory for 16/8-byte stores measured slower (run 37:
+         * KernelBench 64 TF32 2.43 vs 1.88 ms, hifigan_up3 bf16 1.06 vs 0.76): its round trips and warp
+         * syncs sit between this tile's MMAs and the next's, while these stores just stream out. */
 #pragma unroll
         for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
@@ -940,10 +894,10 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.N = (int)P.batch;
     a.txb = a.T * BR * kRow * halves + MQ * kBK * a.win * es;
     a.sb = (a.txb + 1023) / 1024 * 1024;
-    a.stages = (kMaxSmem - 2048 - kEpiBytes) / a.sb;
+    a.stages = (kMaxSmem - 2048) / a.sb;
     if (a.stages > 4) a.stages = 4;
     if (a.stages < 1 || (a.stages < 2 && !allow_one_stage)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int smem = a.stages * a.sb + 1024 + kEpiBytes + 1024; /* ring, barriers, epilogue staging, alignment */
+    const int smem = a.stages * a.sb + 1024 + 1024; /* ring, barriers, alignment */
     a.nb = 0;
     a.yvec = 0;
 
