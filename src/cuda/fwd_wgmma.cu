@@ -72,6 +72,11 @@ struct WgArgs {
     int xtma;
     const void *x;   /* the input, for the cp.async path */
     int cin, L;      /* its channels and length */
+    /* Register-A grad_input (BI): the input is grad_y read as s*C_out phase channels c = co*gs + b,
+     * X[c, u] = gy[co][u*gs + b - gp]; a box row holds the raw grad_y segment of one co (gpitch elements
+     * from position ustart*gs - gp - gsh, gsh = 1 where that keeps 16-bit words aligned); boxes start at
+     * ustart = q0 + 128*box - hal + woff (woff = T-1: the taps read ahead, flipped into the usual order). */
+    int gs, gcout, gL, gp, gpitch, gsh, woff;
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -280,7 +285,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * small = tf32(v - big)) and sums each chunk's products in fresh registers, as the SS kernel per stage. */
 constexpr int kThreadsRS = 3 * 128;
 
-template <int TY, int BR, int MQ>
+template <int TY, int BR, int MQ, bool BI>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -295,7 +300,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const uint32_t sbase = smem_addr(sm);
     const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
     const int XOFF = WB * (X3 ? 2 : 1);          /* the input boxes follow the weights */
-    const int XB = kBK * a.win * (int)sizeof(T); /* one input box */
+    const int XB = (BI ? kBK / a.gs * a.gpitch : kBK * a.win) * (int)sizeof(T); /* one input box */
     const uint32_t full0 = sbase + a.stages * a.sb, empty0 = full0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
@@ -343,6 +348,28 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
                         continue;
                     }
+                    if constexpr (BI) {
+                        /* Box row r = grad_y row co = c*kBK/gs + r: gpitch elements from e0, 4-byte words
+                         * (whole words inside or outside the row: gL and e0 even for 16-bit). */
+                        constexpr int EW4 = 4 / (int)sizeof(T);
+                        const int rpc = kBK / a.gs, wpr = a.gpitch / EW4;
+                        for (int rr = ptid >> 5; rr < MQ * rpc; rr += 4) {
+                            const int b = rr / rpc, row = rr - b * rpc, co = c * rpc + row;
+                            const int64_t e0 = ((int64_t)q0 + 128 * b - a.hal + a.woff) * a.gs - a.gp - a.gsh;
+                            const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * a.gcout + co) * a.gL;
+                            const uint32_t drow = st + XOFF + b * XB + row * a.gpitch * (int)sizeof(T);
+                            for (int wd = lane; wd < wpr; wd += 32) {
+                                const int64_t e = e0 + wd * EW4;
+                                const bool ok = co < a.gcout && e >= 0 && e < a.gL;
+                                const T *src = ok ? grow + e : static_cast<const T *>(a.x);
+                                asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(drow + wd * 4), "l"(src),
+                                             "r"(ok ? 4 : 0)
+                                             : "memory");
+                            }
+                        }
+                        asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+                        continue;
+                    }
                     /* Warp pw of the producer stages rows pw, pw + 4, ... of the MQ boxes, lanes along each
                      * row in 8-byte words; zero outside the tensor (src-size 0). A word is wholly inside or
                      * outside a row: L and the window start are multiples of EW. */
@@ -374,10 +401,24 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     /* Tile mq of this warpgroup: block positions pb = 64*(wg*MQ + mq) .. +64, in box pb / 128; the
      * thread's first row (position pb + 16*wq + g) sits at window column hal + pb % 128 + 16*wq + g. */
     int xoff[MQ]; /* byte offset in a stage of (channel row 0, that column) */
+    /* BI: element (c, col) sits at row c / gs, index gsh + col*gs + c % gs; the position step is gs. */
+    const int cstep = BI ? a.gs : 1;
 #pragma unroll
     for (int mq = 0; mq < MQ; ++mq) {
         const int pb = 64 * (wg * MQ + mq);
-        xoff[mq] = XOFF + (pb / 128) * XB + (a.hal + pb % 128 + 16 * wq + g) * (int)sizeof(T);
+        xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + g) * cstep) * (int)sizeof(T);
+    }
+    /* BI: byte offsets of the thread's channels in a k-step (fp32 t, t+4; 16-bit 2t, 2t+1, 2t+8, 2t+9),
+     * k-step kk adds kk*KSTEP channels; any gs dividing the chunk. */
+    int bofs[BI ? 4 : 1][BI ? 4 : 1];
+    if constexpr (BI) {
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int cl = kk * (HALF ? 16 : 8) + (HALF ? 2 * t + (e & 1) + 8 * (e >> 1) : t + 4 * (e & 1));
+                bofs[kk][e] = ((cl / a.gs) * a.gpitch + cl % a.gs) * (int)sizeof(T);
+            }
     }
     const int rowb = a.win * (int)sizeof(T); /* bytes between channel rows of a box */
     /* The thread's channel rows in a k-step: fp32 t and t + 4 (k8); 16-bit pairs (2t, 2t+1), (2t+8, 2t+9) (k16). */
@@ -389,6 +430,28 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * m16n8k8 (tf32) / m16n8k16 (16-bit) A layout: (row g, k lo), (row g+8, k lo), (row g, k hi),
      * (row g+8, k hi). X3: big halves into ab, small into as. */
     auto load_a = [&](const unsigned char *sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4]) {
+        if constexpr (BI) {
+            const unsigned char *p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
+            const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
+            if constexpr (HALF) {
+                const unsigned short *q = (const unsigned short *)p;
+                auto ld = [&](int e, int extra) { return (uint32_t)*(const unsigned short *)((const unsigned char *)q + bofs[kk][e] + extra); };
+                ab[0] = ld(0, 0) | (ld(1, 0) << 16);
+                ab[1] = ld(0, p8) | (ld(1, p8) << 16);
+                ab[2] = ld(2, 0) | (ld(3, 0) << 16);
+                ab[3] = ld(2, p8) | (ld(3, p8) << 16);
+            } else {
+                const float v[4] = {*(const float *)(p + bofs[kk][0]), *(const float *)(p + bofs[kk][0] + p8),
+                                    *(const float *)(p + bofs[kk][1]), *(const float *)(p + bofs[kk][1] + p8)};
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const float big = E::op(v[e]);
+                    ab[e] = __float_as_uint(big);
+                    if (X3) as[e] = __float_as_uint(E::op(v[e] - big));
+                }
+            }
+            return;
+        }
         const unsigned char *p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
         if constexpr (HALF) {
             const unsigned short *p0 = (const unsigned short *)p, *p1 = (const unsigned short *)(p + rowb);
@@ -645,13 +708,13 @@ __global__ void __launch_bounds__(256) wgmma_planes_t_kernel(const typename wg_t
  * padding rows m >= C_in and columns >= s*C_out), every element written. */
 template <int TY>
 __global__ void wgmma_pack_bwd_kernel(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *wp, int cin, int cout,
-                                      int K, int s, int d, int M_pad, int pitch, int taps, int64_t small_off) {
+                                      int K, int s, int d, int M_pad, int pitch, int taps, int64_t small_off, int flip) {
     typedef typename wg_type<TY>::T T;
     const int64_t total = (int64_t)taps * M_pad * pitch;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
         const int c = (int)(e % pitch);
         const int64_t r = e / pitch;
-        const int m = (int)(r % M_pad), j = (int)(r / M_pad);
+        const int m = (int)(r % M_pad), js = (int)(r / M_pad), j = flip ? taps - 1 - js : js; /* slot js holds tap j */
         const int co = c / s, kd = j * s + (c - co * s), k = kd / d;
         const bool on = m < cin && co < cout && kd % d == 0 && k < K;
         const T v = on ? w[((int64_t)m * cout + co) * K + k] : wg_type<TY>::from_f(0.f), big = wg_type<TY>::op(v);
@@ -708,10 +771,10 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
     return cudaGetLastError();
 }
 
-template <int TY, int BR, int MQ>
+template <int TY, int BR, int MQ, bool BI>
 cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                       cudaStream_t stream) {
-    auto kern = fwd_wgmma_rs_kernel<TY, BR, MQ>;
+    auto kern = fwd_wgmma_rs_kernel<TY, BR, MQ, BI>;
     static bool attr_set = false;
     if (!attr_set) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
@@ -724,15 +787,15 @@ cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgAr
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x2, 128x1, and where one accumulator per tile is
  * enough (not split TF32), 128x2 and 256x1. */
-template <int TY>
+template <int TY, bool BI>
 cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
                            unsigned grid, int smem, cudaStream_t stream) {
     if constexpr (TY != WG_TF32X3) {
-        if (BR == 256) return launch_rs<TY, 256, 1>(tmx, tmw, a, grid, smem, stream);
-        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream);
     }
-    if (BR == 128) return launch_rs<TY, 128, 1>(tmx, tmw, a, grid, smem, stream);
-    return launch_rs<TY, 64, 2>(tmx, tmw, a, grid, smem, stream);
+    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream);
+    return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream);
 }
 
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
@@ -818,7 +881,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (bi) {
         const int64_t total = (int64_t)a.T * M_pad * cin_pad;
         wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
-            static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T, wp_elems);
+            static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T, wp_elems, 0);
         e = cudaGetLastError();
     } else {
         e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
@@ -918,10 +981,90 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
     const int64_t tiles = q_tiles * a.r_tiles * a.N;
     const int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
-    if (e == cudaSuccess) e = launch_rs_tile<TY>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
+    if (e == cudaSuccess) e = launch_rs_tile<TY, false>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+/* Strided grad_input on the register-A kernel (BI): grad_x[n, ci, l] = sum_{j, co, b} gy[n, co, (l+j)*s + b - p]
+ * * w[ci, co, k] with k*d = j*s + b (convt1d_bwd_input_wgmma), i.e. the forward GEMM over the s*C_out phase
+ * channels of grad_y, read in place: the producer copies each grad_y row segment with 4-byte cp.async and
+ * the consumers pick phase b of position u at u*s + b, so no planes pass. The taps read ahead (l + j); slot
+ * j' = T-1-j and boxes shifted by woff = T-1 put them in the kernel's usual order (col = pos + hal - j').
+ * NOT_SUPPORTED where s does not divide the channel chunk (s = 3, 5, 7, ...), or for 16-bit with an odd
+ * grad_y length or a grad_y not 4-byte aligned (the words would straddle). */
+template <int TY>
+convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *w, WgArgs a, int BR, int MQ, int K,
+                         int d, const BwdInput &bi, bool allow_one_stage, cudaStream_t stream) {
+    typedef typename wg_type<TY>::T T;
+    const convt1d_params &P = pr.p;
+    constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
+    constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
+    if (kBK % bi.s != 0 || ((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int cg = bi.s * bi.cout; /* GEMM input channels */
+    a.nchunk = (cg + kBK - 1) / kBK;
+    a.xtma = 0;
+    a.x = gy;
+    a.cin = cg;
+    a.L = bi.L_out;
+    a.gs = bi.s;
+    a.gcout = bi.cout;
+    a.gL = bi.L_out;
+    a.gp = bi.p;
+    a.gsh = es == 2 ? (bi.p & 1) : 0;
+    a.dj = 1;
+    a.woff = a.T - 1;
+    a.hal = (a.T - 1 + VE - 1) / VE * VE;
+    a.win = 128 + a.hal;
+    /* Row pitch: win*s + 1 elements at least, in 4-byte words 16 (mod 32) (the A loads of the two
+     * channel rows of a pair of lanes fall in different bank halves). */
+    int words = ((a.win * bi.s + 1) * es + 3) / 4;
+    words = (words + 15) / 32 * 32 + 16;
+    a.gpitch = words * 4 / es;
+    const int XB = kBK / bi.s * a.gpitch * es;
+    const int RT = a.R * a.ps, M = a.cout * a.ps;
+    a.r_tiles = (M + RT - 1) / RT;
+    const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
+    const int BQ = 128 * MQ;
+    a.qa = 0;
+    const int64_t q_tiles = ((int64_t)a.L_out + BQ - 1) / BQ;
+    if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.q_tiles = (int)q_tiles;
+    a.N = (int)P.batch;
+    a.txb = a.T * BR * kRow * halves + MQ * XB;
+    a.sb = (a.txb + 1023) / 1024 * 1024;
+    a.stages = (kMaxSmem - 2048) / a.sb;
+    if (a.stages > 4) a.stages = 4;
+    if (a.stages < 1 || (a.stages < 2 && !allow_one_stage)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int smem = a.stages * a.sb + 1024 + 1024;
+    a.nb = 0;
+    a.yvec = 0;
+
+    const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
+    const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma grad_input: scratch: %s", cudaGetErrorString(e));
+    T *wp = static_cast<T *>(scratch);
+    CUtensorMap tmx, tmw;
+    memset(&tmx, 0, sizeof(tmx)); /* unused: the input comes by cp.async */
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
+                  (uint32_t)a.T)) {
+        cudaFreeAsync(scratch, stream);
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    const int64_t total = (int64_t)a.T * M_pad * cin_pad;
+    wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
+        static_cast<const T *>(w), wp, a.cout, bi.cout, K, bi.s, d, M_pad, cin_pad, a.T, wp_elems, 1);
+    e = cudaGetLastError();
+    const int64_t tiles = q_tiles * a.r_tiles * a.N;
+    const int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
+    if (e == cudaSuccess) e = launch_rs_tile<TY, true>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
+    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    if (e == cudaSuccess) e = f;
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma grad_input launch failed: %s", cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
 }
 
@@ -996,7 +1139,7 @@ bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
  * twice the room: 64x2 when 128x1 leaves no room for two stages (KernelBench 64: 3 taps x 128 rows).
  * CONVT1D_WGMMA_RS_TILE=64x2 / 128x1 / 128x2 / 256x1 overrides (rows x MQ). */
 convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int K, int d,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, const BwdInput *bi = nullptr) {
     const int64_t M = (int64_t)a.cout * a.ps;
     const int es = ty >= WG_TF32 ? 4 : 2;
     a.nchunk = (int)((pr.p.in_channels + kRow / es - 1) / (kRow / es));
@@ -1020,11 +1163,20 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
         a.R = br / a.ps;
         const bool one = tries[i][2] != 0;
         convt1d_status st;
-        switch (ty) {
-        case WG_F16: st = run_rs<WG_F16>(pr, x, w, a, br, mq, K, d, one, stream); break;
-        case WG_BF16: st = run_rs<WG_BF16>(pr, x, w, a, br, mq, K, d, one, stream); break;
-        case WG_TF32: st = run_rs<WG_TF32>(pr, x, w, a, br, mq, K, d, one, stream); break;
-        default: st = run_rs<WG_TF32X3>(pr, x, w, a, br, mq, K, d, one, stream); break;
+        if (bi) {
+            switch (ty) {
+            case WG_F16: st = run_rs_bi<WG_F16>(pr, x, w, a, br, mq, K, d, *bi, one, stream); break;
+            case WG_BF16: st = run_rs_bi<WG_BF16>(pr, x, w, a, br, mq, K, d, *bi, one, stream); break;
+            case WG_TF32: st = run_rs_bi<WG_TF32>(pr, x, w, a, br, mq, K, d, *bi, one, stream); break;
+            default: st = run_rs_bi<WG_TF32X3>(pr, x, w, a, br, mq, K, d, *bi, one, stream); break;
+            }
+        } else {
+            switch (ty) {
+            case WG_F16: st = run_rs<WG_F16>(pr, x, w, a, br, mq, K, d, one, stream); break;
+            case WG_BF16: st = run_rs<WG_BF16>(pr, x, w, a, br, mq, K, d, one, stream); break;
+            case WG_TF32: st = run_rs<WG_TF32>(pr, x, w, a, br, mq, K, d, one, stream); break;
+            default: st = run_rs<WG_TF32X3>(pr, x, w, a, br, mq, K, d, one, stream); break;
+            }
         }
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }
@@ -1114,6 +1266,13 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t cp = P.out_channels * P.stride;
     const int64_t work = cp * a.T; /* multiply-adds per output, as the forward's C_in * T */
+    const BwdInput bi_rs = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
+    const char *rv = getenv("CONVT1D_WGMMA_RS");
+    const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
+    if (rs_env == 1 || (rs_env < 0 && env < 0)) { /* the register-A kernel on grad_y in place, where it can */
+        const convt1d_status st = dispatch_rs(ty, pr, grad_y, w, a, K, d, stream, &bi_rs);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+    }
     if (env < 0 && (work < (ty == WG_TF32X3 ? 384 : 512) || P.in_channels < 64)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const BwdInput bi = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
     int BR, minb;

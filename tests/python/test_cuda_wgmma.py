@@ -186,6 +186,25 @@ def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
 STRIDED = [c for c in SHAPES if c["stride"] > 1]
 
 
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", [SHAPES[3], SHAPES[4]], ids=["upsample_x8", "hifigan_up3_like"])
+def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32):
+    # As shipped, the strided grad_input of these layers runs the register-A kernel on grad_y in place.
+    torch.backends.cudnn.allow_tf32 = tf32
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    xr = x.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gx", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
+    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    assert rel_err(out["gx"], gx64) <= tol
+
+
 def grad_weight(c, x, w, b, gy):
     wr = w.clone().requires_grad_()
     y = convt1d.conv_transpose1d(x, wr, b, **kwargs(c))
@@ -233,16 +252,23 @@ def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
         assert torch.equal(grad_weight(c, x, w, b, gy), first)
 
 
-@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
-    # Strided grad_input: grad_y's phase planes written transposed, then the wgmma forward with taps
-    # stepping backwards (convt1d_bwd_input_wgmma); grad_x's memory poisoned first.
+    # Strided grad_input (convt1d_bwd_input_wgmma): forced, grad_y's phase planes written transposed, then
+    # the SS kernel with taps stepping backwards; rs*, the register-A kernel reading grad_y in place (its
+    # phase channels picked by address; strides 3, 5, 7 and 16-bit with odd grad_y lengths fall back);
+    # grad_x's memory poisoned first.
     torch.backends.cudnn.allow_tf32 = tf32
     if pick == "forced":
         monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
         monkeypatch.setenv("CONVT1D_WGMMA", "1")
+    elif pick.startswith("rs"):
+        monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
+        monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+        if pick != "rs":
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     gy = torch.randn((c["N"], c["Cout"], out_len(c)), generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
