@@ -8,7 +8,7 @@ export PYTHONPATH=$PWD/python
 R=$OUT/r; mkdir -p $R
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
-(cd /tmp && timeout 220 python3 -m pytest -q -x --timeout=60 -p no:cacheprovider $OLDPWD/tests/python/test_cuda_wgmma.py 2>&1 | tail -3) | tee $R/pytest_wgmma.txt
+(cd /tmp && timeout 220 python3 -m pytest -q -x --timeout=60 -p no:cacheprovider $OLDPWD/tests/python/test_cuda_wgmma.py 2>&1 | grep -E "passed|failed|Error|assert" | tail -12) | tee $R/pytest_wgmma.txt
 grep -q " passed" $R/pytest_wgmma.txt && ! grep -q "failed" $R/pytest_wgmma.txt || { echo "wgmma tests failed: stop"; exit 1; }
 timeout 100 compute-sanitizer --tool memcheck python3 dev/python/san_fwd_rs.py > $R/sanitizer_rs.txt 2>&1; echo "sanitizer rs exit $?"; grep -E "ERROR SUMMARY" $R/sanitizer_rs.txt
 timeout 80 compute-sanitizer --tool memcheck python3 dev/python/san_bwd_weight.py > $R/sanitizer_bw.txt 2>&1; echo "sanitizer bw exit $?"; grep -E "ERROR SUMMARY" $R/sanitizer_bw.txt

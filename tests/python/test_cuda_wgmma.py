@@ -188,7 +188,7 @@ STRIDED = [c for c in SHAPES if c["stride"] > 1]
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
-@pytest.mark.parametrize("c", [shape("upsample_x8_b8", 8, 512, 256, 16, 2048, stride=8, padding=4),
+@pytest.mark.parametrize("c", [shape("upsample_x8_b8", 8, 512, 256, 16, 4096, stride=8, padding=4),
                                shape("hifigan_up3_b8", 8, 128, 64, 4, 8192, stride=2, padding=1)],
                          ids=["upsample_x8", "hifigan_up3"])
 def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32):
