@@ -1,6 +1,7 @@
 """compute-sanitizer target: the register-A wgmma forward (CONVT1D_WGMMA_RS=1) on small stride-1 and
-merged-stride shapes, every kind and tile, the input staged by TMA and by cp.async, and the stride-1 grad_input through it
-(adjoint weights; grad_y's rows are no 16-byte multiple there, so cp.async).
+merged-stride shapes, every kind and tile, the input staged by TMA and by cp.async, the stride-1 grad_input through it (adjoint
+weights; grad_y's rows are no 16-byte multiple there, so cp.async), and the strided grad_input reading grad_y
+in place (BI mode; stride 5: chunks holding partial grad_y rows).
 Prints the worst relative error per case."""
 import os
 import sys
@@ -17,7 +18,10 @@ cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, paddi
          dict(name="kb79ish", N=3, Cin=40, Cout=64, K=3, L=520, stride=2, padding=1, output_padding=1, groups=1,
               dilation=2, bias=False),
          dict(name="s4_wide", N=2, Cin=64, Cout=80, K=7, L=264, stride=4, padding=3, output_padding=0, groups=1,
-              dilation=1, bias=True)]
+              dilation=1, bias=True),
+         dict(name="s5_partial_rows", N=2, Cin=64, Cout=40, K=10, L=258, stride=5, padding=3, output_padding=1,
+              groups=1, dilation=1, bias=True)]
+os.environ["CONVT1D_BWD_INPUT"] = "wgmma"  # strided grad_input on the RS kernel too (BI mode)
 for c in cases:
     for dtype, tf32 in [(torch.bfloat16, True), (torch.float16, True), (torch.float32, True), (torch.float32, False)]:
         for tile in ["", "64x2", "128x1", "128x2", "256x1", "cp"]:

@@ -77,6 +77,7 @@ struct WgArgs {
      * from position ustart*gs - gp - gsh, gsh = 1 where that keeps 16-bit words aligned); boxes start at
      * ustart = q0 + 128*box - hal + woff (woff = T-1: the taps read ahead, flipped into the usual order). */
     int gs, gcout, gL, gp, gpitch, gsh, woff;
+    int grpc;    /* grad_y rows per box: chunk kBK channels span up to ceil(kBK/gs) + 1 rows (gs not dividing kBK) */
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -300,7 +301,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const uint32_t sbase = smem_addr(sm);
     const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
     const int XOFF = WB * (X3 ? 2 : 1);          /* the input boxes follow the weights */
-    const int XB = (BI ? kBK / a.gs * a.gpitch : kBK * a.win) * (int)sizeof(T); /* one input box */
+    const int XB = (BI ? a.grpc * a.gpitch : kBK * a.win) * (int)sizeof(T); /* one input box */
     const uint32_t full0 = sbase + a.stages * a.sb, empty0 = full0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
@@ -352,9 +353,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         /* Box row r = grad_y row co = c*kBK/gs + r: gpitch elements from e0, 4-byte words
                          * (whole words inside or outside the row: gL and e0 even for 16-bit). */
                         constexpr int EW4 = 4 / (int)sizeof(T);
-                        const int rpc = kBK / a.gs, wpr = a.gpitch / EW4;
+                        const int rpc = a.grpc, wpr = a.gpitch / EW4, co_first = c * kBK / a.gs;
                         for (int rr = ptid >> 5; rr < MQ * rpc; rr += 4) {
-                            const int b = rr / rpc, row = rr - b * rpc, co = c * rpc + row;
+                            const int b = rr / rpc, row = rr - b * rpc, co = co_first + row;
                             const int64_t e0 = ((int64_t)q0 + 128 * b - a.hal + a.woff) * a.gs - a.gp - a.gsh;
                             const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * a.gcout + co) * a.gL;
                             const uint32_t drow = st + XOFF + b * XB + row * a.gpitch * (int)sizeof(T);
@@ -409,17 +410,22 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + g) * cstep) * (int)sizeof(T);
     }
     /* BI: byte offsets of the thread's channels in a k-step (fp32 t, t+4; 16-bit 2t, 2t+1, 2t+8, 2t+9),
-     * k-step kk adds kk*KSTEP channels; any gs dividing the chunk. */
+     * k-step kk adds kk*KSTEP channels. Channel c of chunk ch is (co, b) = (c / gs, c % gs) of the whole
+     * grad_y, at box row co - ch*kBK/gs: recomputed per chunk (a chunk need not start a grad_y row). */
     int bofs[BI ? 4 : 1][BI ? 4 : 1];
-    if constexpr (BI) {
+    auto set_bofs = [&](int ch) {
+        if constexpr (BI) {
+            const int cb = ch * kBK, co_first = cb / a.gs;
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk)
+            for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int cl = kk * (HALF ? 16 : 8) + (HALF ? 2 * t + (e & 1) + 8 * (e >> 1) : t + 4 * (e & 1));
-                bofs[kk][e] = ((cl / a.gs) * a.gpitch + cl % a.gs) * (int)sizeof(T);
-            }
-    }
+                for (int e = 0; e < 4; ++e) {
+                    const int cg = cb + kk * (HALF ? 16 : 8) + (HALF ? 2 * t + (e & 1) + 8 * (e >> 1) : t + 4 * (e & 1));
+                    const int co = cg / a.gs;
+                    bofs[kk][e] = ((co - co_first) * a.gpitch + cg - co * a.gs) * (int)sizeof(T);
+                }
+        }
+    };
     const int rowb = a.win * (int)sizeof(T); /* bytes between channel rows of a box */
     /* The thread's channel rows in a k-step: fp32 t and t + 4 (k8); 16-bit pairs (2t, 2t+1), (2t+8, 2t+9) (k16). */
     const int cofs = (HALF ? 2 * t : t) * rowb;
@@ -485,6 +491,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
+            set_bofs(c);
             mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
             const unsigned char *sp = sm + s * a.sb;
             const uint32_t wb = sbase + s * a.sb;
@@ -993,8 +1000,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
  * channels of grad_y, read in place: the producer copies each grad_y row segment with 4-byte cp.async and
  * the consumers pick phase b of position u at u*s + b, so no planes pass. The taps read ahead (l + j); slot
  * j' = T-1-j and boxes shifted by woff = T-1 put them in the kernel's usual order (col = pos + hal - j').
- * NOT_SUPPORTED where s does not divide the channel chunk (s = 3, 5, 7, ...), or for 16-bit with an odd
- * grad_y length or a grad_y not 4-byte aligned (the words would straddle). */
+ * Any stride up to 64 (a chunk of 32 fp32 / 64 16-bit channels spans whole or partial grad_y rows).
+ * NOT_SUPPORTED for 16-bit with an odd grad_y length or a grad_y not 4-byte aligned (the words would
+ * straddle rows). */
 template <int TY>
 convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *w, WgArgs a, int BR, int MQ, int K,
                          int d, const BwdInput &bi, bool allow_one_stage, cudaStream_t stream) {
@@ -1002,7 +1010,7 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     const convt1d_params &P = pr.p;
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
-    if (kBK % bi.s != 0 || ((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int cg = bi.s * bi.cout; /* GEMM input channels */
     a.nchunk = (cg + kBK - 1) / kBK;
     a.xtma = 0;
@@ -1013,9 +1021,12 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.gcout = bi.cout;
     a.gL = bi.L_out;
     a.gp = bi.p;
-    a.gsh = es == 2 ? (bi.p & 1) : 0;
     a.dj = 1;
     a.woff = a.T - 1;
+    /* 16-bit: a box row starts on an even grad_y element. Its first position ustart = q0 + 128*box - hal +
+     * T-1 has the parity of T-1 (q0, 128*box, hal even), so one shift serves every row and chunk. */
+    a.gsh = es == 2 ? (int)((((int64_t)a.woff * bi.s - bi.p) % 2 + 2) % 2) : 0;
+    a.grpc = (kBK + bi.s - 1) / bi.s + (kBK % bi.s ? 1 : 0);
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
     a.win = 128 + a.hal;
     /* Row pitch: win*s + 1 elements at least, in 4-byte words 16 (mod 32) (the A loads of the two
@@ -1023,7 +1034,7 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     int words = ((a.win * bi.s + 1) * es + 3) / 4;
     words = (words + 15) / 32 * 32 + 16;
     a.gpitch = words * 4 / es;
-    const int XB = kBK / bi.s * a.gpitch * es;
+    const int XB = a.grpc * a.gpitch * es;
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
     const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
