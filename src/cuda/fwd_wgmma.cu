@@ -1149,9 +1149,10 @@ bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
  * SS / mma.sync paths): hifigan_up3 bf16 0.99 vs 2.89 (cuDNN 1.23), up2 0.77 vs 1.89, up4 0.96 vs 1.90,
  * upsample_x8 1.38 vs 2.26, TF32 1.16-2.10 vs 1.74-2.82. It loses with phases that no tap reaches
  * (gcd(s, d) > 1: KernelBench 79 TF32 1.31 vs 0.88), on very long reductions (codec_dec_s8, s*C_out*T =
- * 12288: TF32 1.28 vs 1.15, strict 3.30 vs 2.63) and with too few tiles for the GPU (batch-1
- * single_utterance_x8, 14 tiles: 0.154 vs 0.104). */
-bool rs_bi_pays(const convt1d_params &P, const WgArgs &a, int64_t work) {
+ * 12288: TF32 1.28 vs 1.15, strict 3.30 vs 2.63; split TF32 already past 2048: codec_dec_s5, 2560, 1.07 vs
+ * 0.96 in run 40, upsample_x8 4096 equal) and with too few tiles for the GPU (batch-1 single_utterance_x8,
+ * 14 tiles: 0.154 vs 0.104). Stride 5 (run 40): codec_dec_s5 bf16 0.37 vs 0.54. */
+bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
     int64_t g = P.stride, h = P.dilation;
     while (h) {
         const int64_t r = g % h;
@@ -1159,7 +1160,7 @@ bool rs_bi_pays(const convt1d_params &P, const WgArgs &a, int64_t work) {
         h = r;
     }
     const int64_t tiles = P.batch * ((P.in_length + 255) / 256) * ((a.cout + 255) / 256);
-    return g == 1 && work <= 4096 && tiles >= convt1d_sm_count();
+    return g == 1 && work <= (ty == WG_TF32X3 ? 2048 : 4096) && tiles >= convt1d_sm_count();
 }
 
 /* Register-A tile: BR rows (64 / 128 / 256 by the GEMM rows C_out*s) x 128*MQ positions. Split TF32 keeps
@@ -1297,7 +1298,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const BwdInput bi_rs = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
     const char *rv = getenv("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
-    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(P, a, work))) { /* grad_y read in place */
+    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work))) { /* grad_y read in place */
         const convt1d_status st = dispatch_rs(ty, pr, grad_y, w, a, K, d, stream, &bi_rs);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }
