@@ -270,8 +270,9 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * (mod 32) words (fp32) or 16 (mod 128) bytes (16-bit): the A fragment loads (lanes: 8 positions x 4
  * channel rows) hit 32 distinct banks. Where TMA cannot address x's rows (a row pitch that is not a
  * 16-byte multiple: the stride-1 grad_input reads grad_y, 65538 values per row on KernelBench 64) the
- * producer warpgroup can fill the same layout with 8-byte cp.async, completing on the same mbarrier
- * (CONVT1D_WGMMA_RS_CPASYNC; not taken by default until it measures faster than the mma.sync kernel).
+ * producer warpgroup fills the same layout with 8-byte cp.async, completing on the same mbarrier (by
+ * default in fp32 only, CONVT1D_WGMMA_RS_CPASYNC). In BI mode (strided grad_input, run_rs_bi) the input is
+ * grad_y, copied row segment by row segment with cp.async and read as its s*C_out phase channels.
  * B = the packed weights of every tap of the chunk, one TMA box [T][BR][kBK] (K-major, 128-byte
  * swizzle) as in the SS kernel. One stage = one channel chunk, all taps.
  *
@@ -918,6 +919,46 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     return CONVT1D_SUCCESS;
 }
 
+/* The common tail of run_rs and run_rs_bi, once the tiles are known: the stage ring (weights of every tap of
+ * a chunk + MQ input boxes of xbox bytes), the packed-weight scratch (stream-ordered) and its tensor map,
+ * pack(wp, wp_bytes, M_pad, cin_pad), one persistent launch of a GPU's worth of blocks, scratch freed. */
+template <int TY, bool BI, class Pack>
+convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, const CUtensorMap &tmx, bool allow_one_stage,
+                         cudaStream_t stream, const char *what, Pack pack) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int es = (int)sizeof(T), kBK = kRow / es;
+    constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
+    const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
+    a.txb = a.T * BR * kRow * halves + MQ * xbox;
+    a.sb = (a.txb + 1023) / 1024 * 1024;
+    a.stages = (kMaxSmem - 2048) / a.sb;
+    if (a.stages > 4) a.stages = 4;
+    if (a.stages < 1 || (a.stages < 2 && !allow_one_stage)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int smem = a.stages * a.sb + 1024 + 1024; /* ring, barriers, alignment */
+    a.nb = 0;
+    a.yvec = 0;
+    const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
+    const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: scratch: %s", what, cudaGetErrorString(e));
+    T *wp = static_cast<T *>(scratch);
+    CUtensorMap tmw;
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
+                  (uint32_t)a.T)) {
+        cudaFreeAsync(scratch, stream);
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    e = pack(wp, wp_bytes, M_pad, cin_pad);
+    const int64_t tiles = (int64_t)a.q_tiles * a.r_tiles * a.N;
+    const int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
+    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
+    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    if (e == cudaSuccess) e = f;
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s launch failed: %s", what, cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
  * read in place (TMA, or when asked 8-byte cp.async where TMA cannot address the rows). NOT_SUPPORTED
  * (nothing launched) where TMA cannot address x and cp.async was not asked for, x is not 8-byte aligned
@@ -930,7 +971,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
-    constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     const int cin = (int)P.in_channels, L = (int)P.in_length;
     if (((uintptr_t)x & 7) != 0 || ((int64_t)L * es) % 8 != 0 || a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* TMA where it can address the rows; else the producer's 8-byte cp.async, taken only when asked:
@@ -954,7 +994,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
-    const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
     const int BQ = 128 * MQ;
     a.qa = a.p / a.ps / VE * VE; /* box starts 16-byte aligned: q0 - hal a multiple of VE */
     const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
@@ -962,37 +1001,14 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.q_tiles = (int)q_tiles;
     a.N = (int)P.batch;
-    a.txb = a.T * BR * kRow * halves + MQ * kBK * a.win * es;
-    a.sb = (a.txb + 1023) / 1024 * 1024;
-    a.stages = (kMaxSmem - 2048) / a.sb;
-    if (a.stages > 4) a.stages = 4;
-    if (a.stages < 1 || (a.stages < 2 && !allow_one_stage)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int smem = a.stages * a.sb + 1024 + 1024; /* ring, barriers, alignment */
-    a.nb = 0;
-    a.yvec = 0;
-
-    const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
-    const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
-    void *scratch = nullptr;
-    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
-    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
-    T *wp = static_cast<T *>(scratch);
-    CUtensorMap tmx, tmw;
+    CUtensorMap tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
-                  (uint32_t)a.T) ||
-        (a.xtma && !make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N, (uint32_t)a.win, kBK, 1, 0, false))) {
-        cudaFreeAsync(scratch, stream);
+    if (a.xtma && !make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N, (uint32_t)a.win, kBK, 1, 0, false))
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    }
-    e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
-    const int64_t tiles = q_tiles * a.r_tiles * a.N;
-    const int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
-    if (e == cudaSuccess) e = launch_rs_tile<TY, false>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
-    const cudaError_t f = cudaFreeAsync(scratch, stream);
-    if (e == cudaSuccess) e = f;
-    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward launch failed: %s", cudaGetErrorString(e));
-    return CONVT1D_SUCCESS;
+    return rs_launch<TY, false>(a, BR, MQ, kBK * a.win * es, tmx, allow_one_stage, stream, "wgmma forward",
+                                [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
+                                    return pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
+                                });
 }
 
 /* Strided grad_input on the register-A kernel (BI): grad_x[n, ci, l] = sum_{j, co, b} gy[n, co, (l+j)*s + b - p]
@@ -1009,7 +1025,6 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
-    constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     if (((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int cg = bi.s * bi.cout; /* GEMM input channels */
     a.nchunk = (cg + kBK - 1) / kBK;
@@ -1034,49 +1049,24 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     int words = ((a.win * bi.s + 1) * es + 3) / 4;
     words = (words + 15) / 32 * 32 + 16;
     a.gpitch = words * 4 / es;
-    const int XB = a.grpc * a.gpitch * es;
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
-    const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
     const int BQ = 128 * MQ;
     a.qa = 0;
     const int64_t q_tiles = ((int64_t)a.L_out + BQ - 1) / BQ;
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.q_tiles = (int)q_tiles;
     a.N = (int)P.batch;
-    a.txb = a.T * BR * kRow * halves + MQ * XB;
-    a.sb = (a.txb + 1023) / 1024 * 1024;
-    a.stages = (kMaxSmem - 2048) / a.sb;
-    if (a.stages > 4) a.stages = 4;
-    if (a.stages < 1 || (a.stages < 2 && !allow_one_stage)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int smem = a.stages * a.sb + 1024 + 1024;
-    a.nb = 0;
-    a.yvec = 0;
-
-    const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
-    const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
-    void *scratch = nullptr;
-    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
-    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma grad_input: scratch: %s", cudaGetErrorString(e));
-    T *wp = static_cast<T *>(scratch);
-    CUtensorMap tmx, tmw;
+    CUtensorMap tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused: the input comes by cp.async */
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
-                  (uint32_t)a.T)) {
-        cudaFreeAsync(scratch, stream);
-        return CONVT1D_ERROR_NOT_SUPPORTED;
-    }
-    const int64_t total = (int64_t)a.T * M_pad * cin_pad;
-    wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
-        static_cast<const T *>(w), wp, a.cout, bi.cout, K, bi.s, d, M_pad, cin_pad, a.T, wp_elems, 1);
-    e = cudaGetLastError();
-    const int64_t tiles = q_tiles * a.r_tiles * a.N;
-    const int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
-    if (e == cudaSuccess) e = launch_rs_tile<TY, true>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
-    const cudaError_t f = cudaFreeAsync(scratch, stream);
-    if (e == cudaSuccess) e = f;
-    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma grad_input launch failed: %s", cudaGetErrorString(e));
-    return CONVT1D_SUCCESS;
+    return rs_launch<TY, true>(a, BR, MQ, a.grpc * a.gpitch * es, tmx, allow_one_stage, stream, "wgmma grad_input",
+                               [&](typename wg_type<TY>::T *wp, size_t, int M_pad, int cin_pad) {
+                                   const int64_t total = (int64_t)a.T * M_pad * cin_pad;
+                                   wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
+                                       static_cast<const typename wg_type<TY>::T *>(w), wp, a.cout, bi.cout, K, bi.s, d, M_pad,
+                                       cin_pad, a.T, total, 1);
+                                   return cudaGetLastError();
+                               });
 }
 
 /* Tile rows: 128 at two blocks per SM (one block's epilogue and pipeline fill overlap the other's
