@@ -920,11 +920,14 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 }
 
 /* The common tail of run_rs and run_rs_bi, once the tiles are known: the stage ring (weights of every tap of
- * a chunk + MQ input boxes of xbox bytes), the packed-weight scratch (stream-ordered) and its tensor map,
- * pack(wp, wp_bytes, M_pad, cin_pad), one persistent launch of a GPU's worth of blocks, scratch freed. */
-template <int TY, bool BI, class Pack>
-convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, const CUtensorMap &tmx, bool allow_one_stage,
-                         cudaStream_t stream, const char *what, Pack pack) {
+ * a chunk + MQ input boxes of xbox bytes), the packed-weight scratch (stream-ordered) and its tensor map, the
+ * input's map (mkx(tmx): TMA staging; false = cannot), pack(wp, wp_bytes, M_pad, cin_pad), one persistent
+ * launch of a GPU's worth of blocks, scratch freed. The maps are encoded after the first runtime call: on a
+ * thread with no current context yet (autograd's backward thread) cuTensorMapEncodeTiled fails with
+ * CUDA_ERROR_INVALID_CONTEXT (run 42, when the input's map came first). */
+template <int TY, bool BI, class MkX, class Pack>
+convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stage, cudaStream_t stream,
+                         const char *what, MkX mkx, Pack pack) {
     typedef typename wg_type<TY>::T T;
     constexpr int es = (int)sizeof(T), kBK = kRow / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
@@ -943,9 +946,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, const CUtensorMap &
     cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: scratch: %s", what, cudaGetErrorString(e));
     T *wp = static_cast<T *>(scratch);
-    CUtensorMap tmw;
+    CUtensorMap tmw, tmx;
+    memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
-                  (uint32_t)a.T)) {
+                  (uint32_t)a.T) ||
+        !mkx(tmx)) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
@@ -1001,11 +1006,11 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.q_tiles = (int)q_tiles;
     a.N = (int)P.batch;
-    CUtensorMap tmx;
-    memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    if (a.xtma && !make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N, (uint32_t)a.win, kBK, 1, 0, false))
-        return CONVT1D_ERROR_NOT_SUPPORTED;
-    return rs_launch<TY, false>(a, BR, MQ, kBK * a.win * es, tmx, allow_one_stage, stream, "wgmma forward",
+    return rs_launch<TY, false>(a, BR, MQ, kBK * a.win * es, allow_one_stage, stream, "wgmma forward",
+                                [&](CUtensorMap &tmx) {
+                                    return !a.xtma || make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N,
+                                                               (uint32_t)a.win, kBK, 1, 0, false);
+                                },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
                                     return pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
                                 });
@@ -1057,9 +1062,8 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.q_tiles = (int)q_tiles;
     a.N = (int)P.batch;
-    CUtensorMap tmx;
-    memset(&tmx, 0, sizeof(tmx)); /* unused: the input comes by cp.async */
-    return rs_launch<TY, true>(a, BR, MQ, a.grpc * a.gpitch * es, tmx, allow_one_stage, stream, "wgmma grad_input",
+    return rs_launch<TY, true>(a, BR, MQ, a.grpc * a.gpitch * es, allow_one_stage, stream, "wgmma grad_input",
+                               [](CUtensorMap &) { return true; }, /* the input comes by cp.async */
                                [&](typename wg_type<TY>::T *wp, size_t, int M_pad, int cin_pad) {
                                    const int64_t total = (int64_t)a.T * M_pad * cin_pad;
                                    wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
