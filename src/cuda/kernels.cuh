@@ -28,16 +28,18 @@ int convt1d_sm_major();
 /* Multiprocessor count of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_count();
 
-/* Hopper (sm_90a) fp16/bf16 forward on wgmma + TMA (fwd_wgmma.cu), groups == 1. Returns
- * CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for anything it does not take; convt1d_fwd_tc
- * tries it first and otherwise runs its mma.sync kernel. */
+/* Hopper (sm_90a) forward on wgmma (fwd_wgmma.cu), fp16/bf16/TF32/split TF32, groups == 1: the register-A
+ * kernel reading x in place where rs_pays(), else the transposed-operand (SS) kernel for long reductions.
+ * Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for anything it does not take;
+ * convt1d_fwd_tc tries it first and otherwise runs its mma.sync kernel. */
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                  void *y, cudaStream_t stream);
 
-/* Hopper grad_input of a strided layer (groups == 1) through the wgmma forward (fwd_wgmma.cu): grad_y's
+/* Hopper grad_input of a strided layer (groups == 1) through the wgmma forward (fwd_wgmma.cu): where
+ * rs_bi_pays(), the register-A kernel reading grad_y in place as s*C_out phase channels; else grad_y's
  * phase planes written transposed (each phase offset by the padding: no empty tap slot at d = 1), the
- * weight gathered, then the forward GEMM with taps stepping backwards. NOT_SUPPORTED, without an error,
- * where not taken (its heuristic included; CONVT1D_WGMMA=1 forces, 0 disables). */
+ * weight gathered, then the SS kernel with taps stepping backwards. NOT_SUPPORTED, without an error,
+ * where not taken (its heuristics included; CONVT1D_WGMMA / CONVT1D_WGMMA_RS force or disable). */
 convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
                                        cudaStream_t stream);
 
