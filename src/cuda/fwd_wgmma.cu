@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bwd_input_planes.cuh" /* convt1d_pl_gcd */
 #include "kernels.cuh"
 #include "wgmma_common.cuh"
 
@@ -1128,13 +1129,7 @@ convt1d_status dispatch(int ty, const convt1d_problem &pr, const void *x, const 
  * split-TF32 reductions (codec_dec_s8, C_in*T = 3072: 3.50 vs 2.97). */
 bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
     if ((ty == WG_F16 || ty == WG_BF16) && P.in_channels <= 32) return false;
-    int64_t g = P.stride, h = P.dilation; /* gcd(s, d) > 1: phases without taps */
-    while (h) {
-        const int64_t r = g % h;
-        g = h;
-        h = r;
-    }
-    if (g > 1) return false;
+    if (convt1d_pl_gcd(P.stride, P.dilation) > 1) return false; /* phases without taps */
     if (ty == WG_TF32X3 && work > 1024) return false;
     return a.ps <= 8;
 }
@@ -1147,14 +1142,9 @@ bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
  * 0.96 in run 40, upsample_x8 4096 equal) and with too few tiles for the GPU (batch-1 single_utterance_x8,
  * 14 tiles: 0.154 vs 0.104). Stride 5 (run 40): codec_dec_s5 bf16 0.37 vs 0.54. */
 bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
-    int64_t g = P.stride, h = P.dilation;
-    while (h) {
-        const int64_t r = g % h;
-        g = h;
-        h = r;
-    }
     const int64_t tiles = P.batch * ((P.in_length + 255) / 256) * ((a.cout + 255) / 256);
-    return g == 1 && work <= (ty == WG_TF32X3 ? 2048 : 4096) && tiles >= convt1d_sm_count();
+    return convt1d_pl_gcd(P.stride, P.dilation) == 1 && work <= (ty == WG_TF32X3 ? 2048 : 4096) &&
+           tiles >= convt1d_sm_count();
 }
 
 /* Register-A tile: BR rows (64 / 128 / 256 by the GEMM rows C_out*s) x 128*MQ positions. Split TF32 keeps
