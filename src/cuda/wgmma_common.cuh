@@ -56,41 +56,33 @@ template <> struct wg_type<WG_TF32X3> : wg_type<WG_TF32> {};
 
 #if CONVT1D_WG_DEVICE
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+/* The MMA per kind and tile width: wg_mma (A from a shared-memory descriptor) and wg_mma_rs (A from four
+ * 32-bit registers per thread), both defined from one list of the generated wrappers. */
 template <int TY, int BR> struct wg_mma;
-template <int BR> struct wg_mma<WG_TF32X3, BR> : wg_mma<WG_TF32, BR> {};
-#define CONVT1D_WG_MMA(TY, BR, FN)                                                                              \
-    template <> struct wg_mma<TY, BR> {                                                                         \
-        static __device__ __forceinline__ void run(float (&d)[BR / 2], uint64_t da, uint64_t db) { FN(d, da, db); } \
-    };
-CONVT1D_WG_MMA(WG_F16, 64, wgmma_ss_f16_n64)
-CONVT1D_WG_MMA(WG_F16, 128, wgmma_ss_f16_n128)
-CONVT1D_WG_MMA(WG_F16, 256, wgmma_ss_f16_n256)
-CONVT1D_WG_MMA(WG_BF16, 64, wgmma_ss_bf16_n64)
-CONVT1D_WG_MMA(WG_BF16, 128, wgmma_ss_bf16_n128)
-CONVT1D_WG_MMA(WG_BF16, 256, wgmma_ss_bf16_n256)
-CONVT1D_WG_MMA(WG_TF32, 64, wgmma_ss_tf32_n64)
-CONVT1D_WG_MMA(WG_TF32, 128, wgmma_ss_tf32_n128)
-CONVT1D_WG_MMA(WG_TF32, 256, wgmma_ss_tf32_n256)
-#undef CONVT1D_WG_MMA
-/* The same with A from registers (four 32-bit registers per thread). */
 template <int TY, int BR> struct wg_mma_rs;
+template <int BR> struct wg_mma<WG_TF32X3, BR> : wg_mma<WG_TF32, BR> {};
 template <int BR> struct wg_mma_rs<WG_TF32X3, BR> : wg_mma_rs<WG_TF32, BR> {};
-#define CONVT1D_WG_MMA_RS(TY, BR, FN)                                                                           \
+#define CONVT1D_WG_MMA(TY, BR, NAME)                                                                            \
+    template <> struct wg_mma<TY, BR> {                                                                         \
+        static __device__ __forceinline__ void run(float (&d)[BR / 2], uint64_t da, uint64_t db) {              \
+            wgmma_ss_##NAME(d, da, db);                                                                         \
+        }                                                                                                       \
+    };                                                                                                          \
     template <> struct wg_mma_rs<TY, BR> {                                                                      \
         static __device__ __forceinline__ void run(float (&d)[BR / 2], const uint32_t (&a)[4], uint64_t db) {   \
-            FN(d, a, db);                                                                                       \
+            wgmma_rs_##NAME(d, a, db);                                                                          \
         }                                                                                                       \
     };
-CONVT1D_WG_MMA_RS(WG_F16, 64, wgmma_rs_f16_n64)
-CONVT1D_WG_MMA_RS(WG_F16, 128, wgmma_rs_f16_n128)
-CONVT1D_WG_MMA_RS(WG_F16, 256, wgmma_rs_f16_n256)
-CONVT1D_WG_MMA_RS(WG_BF16, 64, wgmma_rs_bf16_n64)
-CONVT1D_WG_MMA_RS(WG_BF16, 128, wgmma_rs_bf16_n128)
-CONVT1D_WG_MMA_RS(WG_BF16, 256, wgmma_rs_bf16_n256)
-CONVT1D_WG_MMA_RS(WG_TF32, 64, wgmma_rs_tf32_n64)
-CONVT1D_WG_MMA_RS(WG_TF32, 128, wgmma_rs_tf32_n128)
-CONVT1D_WG_MMA_RS(WG_TF32, 256, wgmma_rs_tf32_n256)
-#undef CONVT1D_WG_MMA_RS
+CONVT1D_WG_MMA(WG_F16, 64, f16_n64)
+CONVT1D_WG_MMA(WG_F16, 128, f16_n128)
+CONVT1D_WG_MMA(WG_F16, 256, f16_n256)
+CONVT1D_WG_MMA(WG_BF16, 64, bf16_n64)
+CONVT1D_WG_MMA(WG_BF16, 128, bf16_n128)
+CONVT1D_WG_MMA(WG_BF16, 256, bf16_n256)
+CONVT1D_WG_MMA(WG_TF32, 64, tf32_n64)
+CONVT1D_WG_MMA(WG_TF32, 128, tf32_n128)
+CONVT1D_WG_MMA(WG_TF32, 256, tf32_n256)
+#undef CONVT1D_WG_MMA
 __device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
