@@ -1,8 +1,12 @@
 """A/B timing of the Hopper wgmma forward (src/cuda/fwd_wgmma.cu) against the mma.sync kernel and cuDNN,
 all in one process: CONVT1D_WGMMA / CONVT1D_WGMMA_BR are read at every call, so each variant is one
 env setting. Also checks each variant's output against cuDNN in float64 (max-norm relative error).
+A variant is a name from VARIANTS or an inline setting, name=VAR:value+VAR:value (variables not named
+are unset). --kind bwd_input times grad_input alone (the library's backward op with mask [1, 0, 0]
+against aten's convolution_backward).
 
     python dev/python/ab_wgmma.py --shapes upsample_x8_bias,codec_dec_s8 --modes fp32,fp16 --out ab.json
+    python dev/python/ab_wgmma.py --shapes kernelbench_74 --variants old=CONVT1D_WGMMA_RS_EPI:direct,shipped
 """
 import argparse
 import json
@@ -14,7 +18,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import convt1d  # noqa: E402
-from convt1d.bench import load_shapes, time_kernel  # noqa: E402
+from convt1d.bench import _aten_bwd, load_shapes, time_kernel  # noqa: E402
 
 VARIANTS = {"mma_sync": {"CONVT1D_WGMMA": "0"}, "wg128": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128"},
             "wg128x2": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128x2"},
@@ -28,8 +32,14 @@ def main():
     ap.add_argument("--modes", default="fp32,fp16,bf16")
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--budget-ms", type=float, default=80)
+    ap.add_argument("--kind", default="fwd", choices=["fwd", "bwd_input"])
     ap.add_argument("--out")
     a = ap.parse_args()
+    variants = {}
+    for v in a.variants.split(","):
+        name, _, spec = v.partition("=")
+        variants[name] = dict(kv.split(":", 1) for kv in spec.split("+")) if spec else VARIANTS[name]
+    keys = {k for env in list(variants.values()) + list(VARIANTS.values()) for k in env}
     recs = []
     for c in load_shapes(a.shapes):
         for mode in a.modes.split(","):
@@ -41,19 +51,29 @@ def main():
             b = torch.randn(c["Cout"], device="cuda", dtype=dt, generator=g) if c["bias"] else None
             kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"],
                       groups=c["groups"], dilation=c["dilation"])
-            r = F.conv_transpose1d(x.double(), w.double(), None if b is None else b.double(), **kw)
-            rec = dict(name=c["name"], mode=mode,
-                       cudnn_ms=time_kernel(lambda: F.conv_transpose1d(x, w, b, **kw), x.device, budget_ms=a.budget_ms))
+            if a.kind == "fwd":
+                r = F.conv_transpose1d(x.double(), w.double(), None if b is None else b.double(), **kw)
+                theirs = lambda: F.conv_transpose1d(x, w, b, **kw)  # noqa: E731
+                mine = lambda: convt1d.conv_transpose1d(x, w, b, **kw)  # noqa: E731
+            else:
+                lout = (c["L"] - 1) * c["stride"] - 2 * c["padding"] + c["dilation"] * (c["K"] - 1) + c["output_padding"] + 1
+                gy = torch.randn(c["N"], c["Cout"], lout, device="cuda", dtype=dt, generator=g)
+                mask = [True, False, False]
+                r = _aten_bwd(gy.double(), x.double(), w.double(), c, mask, None)[0]
+                theirs = lambda: _aten_bwd(gy, x, w, c, mask, None)[0]  # noqa: E731
+                mine = lambda: torch.ops.convt1d.conv_transpose1d_backward(  # noqa: E731
+                    gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], mask)[0]
+            rec = dict(name=c["name"], mode=mode, kind=a.kind, cudnn_ms=time_kernel(theirs, x.device, budget_ms=a.budget_ms))
             flops = 2.0 * c["N"] * c["L"] * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"]
-            for v in a.variants.split(","):
-                saved = {k: os.environ.get(k) for k in ("CONVT1D_WGMMA", "CONVT1D_WGMMA_BR")}
+            for v, env in variants.items():
+                saved = {k: os.environ.get(k) for k in keys}
                 for k in saved:
                     os.environ.pop(k, None)
-                os.environ.update(VARIANTS[v])
+                os.environ.update(env)
                 try:
-                    y = convt1d.conv_transpose1d(x, w, b, **kw)
+                    y = mine()
                     err = ((y.double() - r).abs().max() / r.abs().max()).item()
-                    ms = time_kernel(lambda: convt1d.conv_transpose1d(x, w, b, **kw), x.device, budget_ms=a.budget_ms)
+                    ms = time_kernel(mine, x.device, budget_ms=a.budget_ms)
                     rec[v + "_ms"], rec[v + "_err"] = ms, err
                     rec[v + "_tflops"] = flops / ms / 1e9
                 finally:
@@ -63,7 +83,7 @@ def main():
                             os.environ[k] = val
             recs.append(rec)
             line = f"{c['name']:24s} {mode:11s} cudnn {rec['cudnn_ms']:7.3f}"
-            for v in a.variants.split(","):
+            for v in variants:
                 line += f" | {v} {rec[v + '_ms']:7.3f} ({rec['cudnn_ms'] / rec[v + '_ms']:4.2f}x, {rec[v + '_tflops']:5.0f} TF/s, err {rec[v + '_err']:.1e})"
             print(line, flush=True)
     if a.out:

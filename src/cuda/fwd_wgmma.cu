@@ -48,6 +48,7 @@ constexpr int kRowPad = 16;           /* epilogue: elements of room per staged r
 constexpr int kThreads = 2 * 128 + 32;
 constexpr int kMaxSmem = 227 * 1024;
 constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
+constexpr int kWresMax = 64 * 1024;   /* register-A kernel: resident weights up to this by default */
 
 struct WgArgs {
     const void *bias;
@@ -79,6 +80,12 @@ struct WgArgs {
      * ustart = q0 + 128*box - hal + woff (woff = T-1: the taps read ahead, flipped into the usual order). */
     int gs, gcout, gL, gp, gpitch, gsh, woff;
     int grpc;    /* grad_y rows per box: chunk kBK channels span up to ceil(kBK/gs) + 1 rows (gs not dividing kBK) */
+    /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
+     * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
+     * row tile fixed by a grid that is a multiple of r_tiles; the stages then hold the input only), the
+     * epilogue's staged tile (stg_off >= 0: rows of spitch elements, written out by bulk copies), the
+     * mbarriers. */
+    int wres, wr_off, stg_off, bar_off, spitch;
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -302,9 +309,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
     const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
-    const int XOFF = WB * (X3 ? 2 : 1);          /* the input boxes follow the weights */
+    const int CW = WB * (X3 ? 2 : 1);            /* the weights of one chunk */
+    const int XOFF = a.wres ? 0 : CW;            /* the input boxes follow the weights in a stage */
     const int XB = (BI ? a.grpc * a.gpitch : kBK * a.win) * (int)sizeof(T); /* one input box */
-    const uint32_t full0 = sbase + a.stages * a.sb, empty0 = full0 + a.stages * 8;
+    const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
@@ -315,6 +323,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             mbar_init(full0 + 8 * s, a.xtma ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, 8); /* the 8 consumer warps */
         }
+        if (a.wres) mbar_init(wbar, 1);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
@@ -328,6 +337,14 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             if (ptid == 0) {
                 asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
                 if (a.xtma) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+                if (a.wres) { /* the block's row tile: blockIdx.x mod r_tiles for every tile it takes */
+                    const int rt = blockIdx.x % r_tiles;
+                    mbar_expect_tx(wbar, (uint32_t)(a.nchunk * CW));
+                    for (int c = 0; c < a.nchunk; ++c) {
+                        tma_load_3d(sbase + a.wr_off + c * CW, &tmw, wbar, c * kBK, rt * BR, 0);
+                        if (X3) tma_load_3d(sbase + a.wr_off + c * CW + WB, &tmw, wbar, c * kBK, rt * BR, a.T);
+                    }
+                }
             }
             constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
             int it = 0;
@@ -342,8 +359,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
                         mbar_expect_tx(bar, a.xtma ? a.txb : XOFF);
-                        tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
-                        if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
+                        if (!a.wres) {
+                            tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
+                            if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
+                        }
                     }
                     if (a.xtma) {
 #pragma unroll
@@ -480,6 +499,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
     };
 
+    if (a.wres) mbar_wait(wbar, 0);
     int it = 0;
     for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
         const int rt = (int)(tl % r_tiles);
@@ -496,7 +516,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             set_bofs(c);
             mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
             const unsigned char *sp = sm + s * a.sb;
-            const uint32_t wb = sbase + s * a.sb;
+            const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
             if constexpr (X3) {
 #pragma unroll
@@ -541,9 +561,60 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
 
         /* Epilogue from the accumulators: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position
-         * g, acc[4i + 2 + u] at g + 8 (of the warp's 16); row m = (co, r) = (m / ps, m % ps) writes
-         * output o = q*ps + r - p. */
+         * g, acc[4i + 2 + u] at g + 8 (of the warp's 16). */
         T *y = static_cast<T *>(a.y);
+        if (a.stg_off >= 0) {
+            /* Staged (ps = 1: row m is channel co0 + m, position q is output q - p): each warpgroup writes
+             * its 64*MQ positions of every row into its own staged tile, each row shifted by sh so that
+             * shared and global addresses agree mod 16; then one thread per row sends the row's aligned
+             * middle with a bulk copy (asynchronous: it drains while the next tile's MMAs run) and its
+             * unaligned ends with plain stores. The tile is rewritten only after this warpgroup's
+             * previous copies have read it (wait_group.read). Row pitch 64*MQ + 16/es elements: 4 (mod 16)
+             * words, so a warp's 4 rows x 8 positions hit distinct banks. */
+            constexpr int VE = 16 / (int)sizeof(T);
+            const int co0 = rt * a.R, qw0 = q0 + 64 * wg * MQ;
+            T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * BR * a.spitch;
+            const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + qw0 - a.p; /* (row 0, column 0) */
+            const int Lm = a.L_out & (VE - 1);
+            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+            named_sync(1 + wg, 128);
+#pragma unroll
+            for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+                for (int u = 0; u < 2; ++u) {
+                    const int ml = i * 8 + 2 * t + u, co = co0 + ml;
+                    if (ml >= a.R || co >= a.cout) continue;
+                    const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                    const uint32_t row = smem_addr(stg + ml * a.spitch + (int)((rb + (int64_t)ml * Lm) & (VE - 1)) + 16 * wq + g);
+#pragma unroll
+                    for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h)
+                            st_shared(row + (64 * mq + 8 * h) * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                }
+            }
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            named_sync(1 + wg, 128);
+            const int c_lo = a.p - qw0 > 0 ? a.p - qw0 : 0;
+            const int c_hi = a.L_out + a.p - qw0 < 64 * MQ ? a.L_out + a.p - qw0 : 64 * MQ;
+            for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
+                const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
+                const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
+                int c = c_lo;
+                for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
+                const int nb = (c_hi - c) / VE * VE;
+                if (nb > 0) {
+                    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
+                                 "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
+                                 : "memory");
+                    c += nb;
+                }
+                for (; c < c_hi; ++c) y[er + c] = sr[c];
+            }
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            continue;
+        }
+        /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
         const int RT = a.R * a.ps, co0 = rt * a.R;
         /* Per-element stores, 4 rows x 8 consecutive positions per warp instruction (whole 32-byte sectors in
          * fp32). Staging 8-row groups through shared memory for 16/8-byte stores measured slower (run 37:
@@ -570,6 +641,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
         }
     }
+    if (a.stg_off >= 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #else
     __trap(); /* not built for sm_90a: the host never launches it (wgmma_built) */
 #endif
@@ -794,8 +866,8 @@ cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgAr
     return cudaGetLastError();
 }
 
-/* Register-A tiles (BR rows x 128*MQ positions): 64x2, 128x1, and where one accumulator per tile is
- * enough (not split TF32), 128x2 and 256x1. */
+/* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile
+ * is enough (not split TF32), 128x2 and 256x1. */
 template <int TY, bool BI>
 cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
                            unsigned grid, int smem, cudaStream_t stream) {
@@ -804,6 +876,7 @@ cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtenso
         if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream);
     }
     if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream);
+    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, a, grid, smem, stream);
     return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream);
 }
 
@@ -933,12 +1006,41 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     constexpr int es = (int)sizeof(T), kBK = kRow / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
-    a.txb = a.T * BR * kRow * halves + MQ * xbox;
+    const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
+    const int64_t tiles = (int64_t)a.q_tiles * a.r_tiles * a.N;
+    int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
+    /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax):
+     * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
+     * (CONVT1D_WGMMA_RS_EPI=direct / staged; default staged): ps = 1 and y 16-byte aligned. The first
+     * layout with two stages (one with allow_one_stage) wins: both, staged only, resident only, neither. */
+    const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
+    const int64_t wres_bytes = (int64_t)a.nchunk * CW;
+    const bool wres_ok = grid >= a.r_tiles && wres_bytes <= (wv && wv[0] == '1' ? kMaxSmem : kWresMax) && !(wv && wv[0] == '0');
+    const bool stg_ok = a.ps == 1 && ((uintptr_t)a.y & 15) == 0 && !(ev && ev[0] == 'd');
+    const int spitch = 64 * MQ + 16 / es, stg_bytes = 2 * BR * spitch * es;
+    int pick = -1;
+    const int need = allow_one_stage ? 1 : 2;
+    for (int k = 0; k < 4 && pick < 0; ++k) {
+        const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
+        if ((wr && !wres_ok) || (st && !stg_ok)) continue;
+        const int sb = ((wr ? 0 : CW) + MQ * xbox + 1023) / 1024 * 1024;
+        const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
+        if ((kMaxSmem - fixed) / sb >= need) pick = k;
+    }
+    if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.wres = !(pick & 2);
+    const bool staged = !(pick & 1);
+    a.txb = (a.wres ? 0 : CW) + MQ * xbox;
     a.sb = (a.txb + 1023) / 1024 * 1024;
-    a.stages = (kMaxSmem - 2048) / a.sb;
-    if (a.stages > 4) a.stages = 4;
-    if (a.stages < 1 || (a.stages < 2 && !allow_one_stage)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int smem = a.stages * a.sb + 1024 + 1024; /* ring, barriers, alignment */
+    const int64_t fixed = (a.wres ? wres_bytes : 0) + (staged ? stg_bytes : 0) + 1024 + 1024;
+    a.stages = (int)((kMaxSmem - fixed) / a.sb);
+    if (a.stages > 8) a.stages = 8;
+    a.wr_off = a.stages * a.sb;
+    a.stg_off = staged ? a.wr_off + (a.wres ? (int)wres_bytes : 0) : -1;
+    a.spitch = spitch;
+    a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
+    const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
+    if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
@@ -956,8 +1058,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
     e = pack(wp, wp_bytes, M_pad, cin_pad);
-    const int64_t tiles = (int64_t)a.q_tiles * a.r_tiles * a.N;
-    const int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
     if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;
@@ -1150,7 +1250,7 @@ bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) 
 /* Register-A tile: BR rows (64 / 128 / 256 by the GEMM rows C_out*s) x 128*MQ positions. Split TF32 keeps
  * a second accumulator, so at most 128 accumulator registers per thread there, and its weights take
  * twice the room: 64x2 when 128x1 leaves no room for two stages (KernelBench 64: 3 taps x 128 rows).
- * CONVT1D_WGMMA_RS_TILE=64x2 / 128x1 / 128x2 / 256x1 overrides (rows x MQ). */
+ * CONVT1D_WGMMA_RS_TILE=64x1 / 64x2 / 128x1 / 128x2 / 256x1 overrides (rows x MQ). */
 convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int K, int d,
                            cudaStream_t stream, const BwdInput *bi = nullptr) {
     const int64_t M = (int64_t)a.cout * a.ps;
@@ -1164,7 +1264,7 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     if (tv && tv[0]) {
         int b = 0, m = 0;
         if (sscanf(tv, "%dx%d", &b, &m) == 2 &&
-            ((b == 64 && m == 2) || (b == 128 && (m == 1 || m == 2)) || (b == 256 && m == 1)) &&
+            ((b == 64 && (m == 1 || m == 2)) || (b == 128 && (m == 1 || m == 2)) || (b == 256 && m == 1)) &&
             (ty != WG_TF32X3 || b == 64 || (b == 128 && m == 1)))
             BR = b, MQ = m, forced = true;
     }

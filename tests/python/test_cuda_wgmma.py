@@ -76,6 +76,12 @@ def set_pick(pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
         if pick == "rscp":  # input staged by the producer's cp.async instead of TMA
             monkeypatch.setenv("CONVT1D_WGMMA_RS_CPASYNC", "1")
+        elif pick == "rsdirect":  # epilogue stores straight from the accumulators (not staged + bulk copies)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")
+        elif pick == "rsnowres":  # every stage brings its chunk's weights (not resident for the block)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "0")
+        elif pick == "rswres":  # weights resident wherever they fit
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "1")
         elif pick != "rs":
             monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     elif pick != "heuristic":
@@ -84,7 +90,8 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_BR", pick[2:])
 
 
-@pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x2", "rs128x1", "rscp", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
+                                  "rsdirect", "rsnowres", "rswres", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
@@ -113,7 +120,7 @@ def test_wgmma_unaligned_input(dtype, tol, tf32, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs", "rscp"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rscp", "rsdirect"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
 def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, pick, monkeypatch):
@@ -258,7 +265,7 @@ def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
         assert torch.equal(grad_weight(c, x, w, b, gy), first)
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "rsdirect", "rsnowres", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
@@ -272,9 +279,7 @@ def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA", "1")
     elif pick.startswith("rs"):
         monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
-        monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
-        if pick != "rs":
-            monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
+        set_pick(pick, monkeypatch)
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     gy = torch.randn((c["N"], c["Cout"], out_len(c)), generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
