@@ -354,7 +354,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
-                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                    if (it >= a.stages) mbar_wait_sleep(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
                     if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
@@ -453,49 +453,48 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     constexpr int KSTEP = HALF ? 16 : 8;
     const int hop = (HALF ? 8 : 4) * rowb; /* to the fragment's second channel row (pair) */
 
-    /* The A fragment of tile mq, tap shift sh (columns), k-step kk of stage sp: registers a0..a3 in the
-     * m16n8k8 (tf32) / m16n8k16 (16-bit) A layout: (row g, k lo), (row g+8, k lo), (row g, k hi),
-     * (row g+8, k hi). X3: big halves into ab, small into as. */
-    auto load_a = [&](const unsigned char *sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4]) {
+    /* TF32 operands: rounded to nearest (ties away, as cvt.rna) by adding half a TF32 ulp; the MMA
+     * ignores the 13 low bits. Split TF32 clears them: big is exact, small = tf32(v - big). */
+    auto split = [&](float v, uint32_t &b, uint32_t &sm_) {
+        if constexpr (X3) {
+            const float big = E::op_fast(v);
+            b = __float_as_uint(big);
+            sm_ = __float_as_uint(E::op_fast(v - big));
+        } else {
+            b = __float_as_uint(v) + 0x1000u;
+        }
+    };
+    /* The A fragment of tile mq, tap shift sh (columns), k-step kk of the stage at shared address sp:
+     * registers a0..a3 in the m16n8k8 (tf32) / m16n8k16 (16-bit) A layout: (row g, k lo), (row g+8,
+     * k lo), (row g, k hi), (row g+8, k hi). X3: big halves into ab, small into as. */
+    auto load_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4]) {
         if constexpr (BI) {
-            const unsigned char *p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
+            const uint32_t p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
             const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
             if constexpr (HALF) {
-                const unsigned short *q = (const unsigned short *)p;
-                auto ld = [&](int e, int extra) { return (uint32_t)*(const unsigned short *)((const unsigned char *)q + bofs[kk][e] + extra); };
+                auto ld = [&](int e, int extra) { return lds_u16(p + bofs[kk][e] + extra); };
                 ab[0] = ld(0, 0) | (ld(1, 0) << 16);
                 ab[1] = ld(0, p8) | (ld(1, p8) << 16);
                 ab[2] = ld(2, 0) | (ld(3, 0) << 16);
                 ab[3] = ld(2, p8) | (ld(3, p8) << 16);
             } else {
-                const float v[4] = {*(const float *)(p + bofs[kk][0]), *(const float *)(p + bofs[kk][0] + p8),
-                                    *(const float *)(p + bofs[kk][1]), *(const float *)(p + bofs[kk][1] + p8)};
+                const float v[4] = {lds_f32(p + bofs[kk][0]), lds_f32(p + bofs[kk][0] + p8), lds_f32(p + bofs[kk][1]),
+                                    lds_f32(p + bofs[kk][1] + p8)};
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    const float big = E::op(v[e]);
-                    ab[e] = __float_as_uint(big);
-                    if (X3) as[e] = __float_as_uint(E::op(v[e] - big));
-                }
+                for (int e = 0; e < 4; ++e) split(v[e], ab[e], as[e]);
             }
             return;
         }
-        const unsigned char *p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
+        const uint32_t p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
         if constexpr (HALF) {
-            const unsigned short *p0 = (const unsigned short *)p, *p1 = (const unsigned short *)(p + rowb);
-            const unsigned short *p2 = (const unsigned short *)(p + hop), *p3 = (const unsigned short *)(p + hop + rowb);
-            ab[0] = (uint32_t)p0[0] | ((uint32_t)p1[0] << 16);
-            ab[1] = (uint32_t)p0[8] | ((uint32_t)p1[8] << 16);
-            ab[2] = (uint32_t)p2[0] | ((uint32_t)p3[0] << 16);
-            ab[3] = (uint32_t)p2[8] | ((uint32_t)p3[8] << 16);
+            ab[0] = lds_u16(p) | (lds_u16(p + rowb) << 16);
+            ab[1] = lds_u16(p + 16) | (lds_u16(p + rowb + 16) << 16);
+            ab[2] = lds_u16(p + hop) | (lds_u16(p + hop + rowb) << 16);
+            ab[3] = lds_u16(p + hop + 16) | (lds_u16(p + hop + rowb + 16) << 16);
         } else {
-            const float *f0 = (const float *)p, *f1 = (const float *)(p + hop);
-            const float v[4] = {f0[0], f0[8], f1[0], f1[8]};
+            const float v[4] = {lds_f32(p), lds_f32(p + 32), lds_f32(p + hop), lds_f32(p + hop + 32)};
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const float big = E::op(v[e]);
-                ab[e] = __float_as_uint(big);
-                if (X3) as[e] = __float_as_uint(E::op(v[e] - big));
-            }
+            for (int e = 0; e < 4; ++e) split(v[e], ab[e], as[e]);
         }
     };
 
@@ -514,8 +513,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
             set_bofs(c);
-            mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
-            const unsigned char *sp = sm + s * a.sb;
+            mbar_wait_sleep(full0 + 8 * s, (it / a.stages) & 1);
+            const uint32_t sp = sbase + s * a.sb;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
             if constexpr (X3) {
@@ -616,6 +615,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
         const int RT = a.R * a.ps, co0 = rt * a.R;
+        const int ob = (q0 + 64 * wg * MQ + 16 * wq + g) * a.ps - a.p; /* the thread's first output, r = 0 */
         /* Per-element stores, 4 rows x 8 consecutive positions per warp instruction (whole 32-byte sectors in
          * fp32). Staging 8-row groups through shared memory for 16/8-byte stores measured slower (run 37:
          * KernelBench 64 TF32 2.43 vs 1.88 ms, hifigan_up3 bf16 1.06 vs 0.76): its round trips and warp
@@ -629,15 +629,14 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 T *yr = y + ((int64_t)n * a.cout + co) * a.L_out;
+                const int o0 = ob + r; /* 32-bit output index: L_out < INT_MAX / 2 */
 #pragma unroll
-                for (int mq = 0; mq < MQ; ++mq) {
-                    const int64_t q = q0 + 64 * (wg * MQ + mq) + 16 * wq + g;
+                for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                     for (int h = 0; h < 2; ++h) {
-                        const int64_t o = (q + 8 * h) * a.ps + r - a.p;
-                        if (o >= 0 && o < a.L_out) yr[o] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                        const int o = o0 + (64 * mq + 8 * h) * a.ps;
+                        if ((unsigned)o < (unsigned)a.L_out) yr[o] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                     }
-                }
             }
         }
     }

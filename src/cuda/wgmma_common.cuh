@@ -50,6 +50,11 @@ template <> struct wg_type<WG_TF32> {
         asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
         return __uint_as_float(r);
     }
+    /* op() in two integer instructions (cvt.rna.tf32 is a five-instruction sequence on sm_90): adding half
+     * a TF32 ulp and clearing the 13 low bits rounds to nearest, ties away, as cvt.rna, for every finite
+     * value and infinity; a NaN keeps its quiet bit (a NaN whose payload sits only in the 13 low bits,
+     * which PyTorch never makes, would turn into infinity; the MMA itself would ignore those bits too). */
+    static __device__ __forceinline__ T op_fast(T v) { return __uint_as_float((__float_as_uint(v) + 0x1000u) & 0xffffe000u); }
 };
 template <> struct wg_type<WG_TF32X3> : wg_type<WG_TF32> {};
 
@@ -101,6 +106,30 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
         "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
         "r"(parity)
         : "memory");
+}
+/* The same with a suspend-time hint: the waiting warp sleeps (up to the hint, waking when the phase
+ * completes) instead of re-polling. A polling producer warp took a third of its SM sub-partition's issue
+ * slots from the consumer warps beside it (run 46: 69M try_wait retries on KernelBench 64). */
+__device__ __forceinline__ void mbar_wait_sleep(uint32_t bar, uint32_t parity) {
+    asm volatile(
+        "{\n.reg .pred done;\n"
+        "WAIT_%=:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
+        "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
+        "r"(parity), "n"(1000000)
+        : "memory");
+}
+/* Shared-memory loads by shared-window address: 32-bit address arithmetic, where generic pointers cost a
+ * 64-bit add per load (run 46: IADD3.X beside every LD.E of the A fragments). */
+__device__ __forceinline__ uint32_t lds_u16(uint32_t addr) {
+    unsigned short v;
+    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ float lds_f32(uint32_t addr) {
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));
+    return v;
 }
 __device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap *map, uint32_t bar, int c0, int c1, int c2) {
     asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
