@@ -616,6 +616,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
         const int RT = a.R * a.ps, co0 = rt * a.R;
         const int ob = (q0 + 64 * wg * MQ + 16 * wq + g) * a.ps - a.p; /* the thread's first output, r = 0 */
+        /* Stride 1 with every output of the thread inside y (all but the edge tiles): constant offsets from one
+         * pointer per row, no checks; the integer division by ps only where ps > 1 (run 48: the general form
+         * was two thirds of KernelBench 64 bf16's instructions). */
+        const uint32_t pmag = a.ps > 1 ? 0xffffffffu / (uint32_t)a.ps + 1 : 0; /* ceil(2^32 / ps) */
+        const bool fast = a.ps == 1 && ob >= 0 && ob + 64 * (MQ - 1) + 8 < a.L_out;
         /* Per-element stores, 4 rows x 8 consecutive positions per warp instruction (whole 32-byte sectors in
          * fp32). Staging 8-row groups through shared memory for 16/8-byte stores measured slower (run 37:
          * KernelBench 64 TF32 2.43 vs 1.88 ms, hifigan_up3 bf16 1.06 vs 0.76): its round trips and warp
@@ -625,18 +630,30 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
             for (int u = 0; u < 2; ++u) {
                 const int ml = i * 8 + 2 * t + u;
-                const int col = ml / a.ps, r = ml - col * a.ps, co = co0 + col;
+                int col = ml, r = 0;
+                if (a.ps > 1) {
+                    col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps: exact for ml < 2^32 / ps^2 */
+                    r = ml - col * a.ps;
+                }
+                const int co = co0 + col;
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                T *yr = y + ((int64_t)n * a.cout + co) * a.L_out;
                 const int o0 = ob + r; /* 32-bit output index: L_out < INT_MAX / 2 */
+                T *yr = y + (((int64_t)n * a.cout + co) * a.L_out + o0); /* the thread's first output of the row */
+                if (fast) {
 #pragma unroll
-                for (int mq = 0; mq < MQ; ++mq)
+                    for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const int o = o0 + (64 * mq + 8 * h) * a.ps;
-                        if ((unsigned)o < (unsigned)a.L_out) yr[o] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
-                    }
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + 8 * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                } else {
+#pragma unroll
+                    for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {
+                            const int d = (64 * mq + 8 * h) * a.ps;
+                            if ((unsigned)(o0 + d) < (unsigned)a.L_out) yr[d] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                        }
+                }
             }
         }
     }
