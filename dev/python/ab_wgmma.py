@@ -38,7 +38,7 @@ def main():
     variants = {}
     for v in a.variants.split(","):
         name, _, spec = v.partition("=")
-        variants[name] = dict(kv.split(":", 1) for kv in spec.split("+")) if spec else VARIANTS[name]
+        variants[name] = dict(kv.split(":", 1) for kv in spec.split("+")) if spec else VARIANTS.get(name, {})
     keys = {k for env in list(variants.values()) + list(VARIANTS.values()) for k in env}
     recs = []
     for c in load_shapes(a.shapes):

@@ -86,6 +86,7 @@ struct WgArgs {
      * epilogue's staged tile (stg_off >= 0: rows of spitch elements, written out by bulk copies), the
      * mbarriers. */
     int wres, wr_off, stg_off, bar_off, spitch;
+    int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -499,6 +500,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
 
     if (a.wres) mbar_wait(wbar, 0);
+    if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
     int it = 0;
     for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
         const int rt = (int)(tl % r_tiles);
@@ -1027,12 +1029,16 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
     /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax):
      * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
-     * (CONVT1D_WGMMA_RS_EPI=direct / staged; default staged): ps = 1 and y 16-byte aligned. The first
-     * layout with two stages (one with allow_one_stage) wins: both, staged only, resident only, neither. */
+     * (CONVT1D_WGMMA_RS_EPI=direct / staged): ps = 1 and y 16-byte aligned; by default for split TF32 and
+     * the strided grad_input only (run 49, ms, staged vs direct: KernelBench 74 strict 1.06 vs 1.23,
+     * codec_dec_s5 grad_input TF32 0.44 vs 0.47, upsample_x8 2.26 vs 2.38; but KernelBench 74 TF32 0.72
+     * vs 0.65 and KernelBench 64 16-bit equal). The first layout with two stages (one with
+     * allow_one_stage) wins: both, resident only, staged only, neither. */
     const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
     const bool wres_ok = grid >= a.r_tiles && wres_bytes <= (wv && wv[0] == '1' ? kMaxSmem : kWresMax) && !(wv && wv[0] == '0');
-    const bool stg_ok = a.ps == 1 && ((uintptr_t)a.y & 15) == 0 && !(ev && ev[0] == 'd');
+    const bool stg_want = ev && ev[0] ? ev[0] == 's' : (TY == WG_TF32X3 || BI);
+    const bool stg_ok = stg_want && a.ps == 1 && ((uintptr_t)a.y & 15) == 0;
     const int spitch = 64 * MQ + 16 / es, stg_bytes = 2 * BR * spitch * es;
     int pick = -1;
     const int need = allow_one_stage ? 1 : 2;
@@ -1056,6 +1062,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.spitch = spitch;
     a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
     const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
+    const char *kv = getenv("CONVT1D_WGMMA_RS_SKEW");
+    a.skew_ns = kv && kv[0] ? atoi(kv) : 0;
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
     a.nb = 0;
     a.yvec = 0;
