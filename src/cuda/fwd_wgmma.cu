@@ -1282,7 +1282,9 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     a.nchunk = (int)((pr.p.in_channels + kRow / es - 1) / (kRow / es));
     int BR = 64, MQ = 2;
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
-    if (M > 128 && ty != WG_TF32X3) BR = 256, MQ = 1;
+    /* 256x1 past 128 rows, but 128x2 for a forward up to 1024 rows (run 51, ms: hifigan_up2 16-bit 0.95 vs
+     * 1.05, TF32 1.35 vs 1.38; 2048 rows and more, and every strided grad_input, lose with it). */
+    if (M > 128 && ty != WG_TF32X3 && (bi || M > 1024)) BR = 256, MQ = 1;
     const char *tv = getenv("CONVT1D_WGMMA_RS_TILE");
     bool forced = false;
     if (tv && tv[0]) {
