@@ -293,7 +293,12 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * warp's store covers 8 consecutive positions of 4 rows: whole 32-byte sectors in fp32), keeping shared
  * memory for the ring. The A fragments are double-buffered across k-steps: step k+1's loads run while
  * step k's MMAs do (wait_group 1 after each commit). WG_TF32X3 splits A in registers (big = tf32(v),
- * small = tf32(v - big)) and sums each chunk's products in fresh registers, as the SS kernel per stage. */
+ * small = tf32(v - big)) and sums each chunk's products in fresh registers, as the SS kernel per stage.
+ * Options chosen by the host (rs_launch, measured in session 8): the weights of every chunk resident in
+ * shared memory for the whole block (the stages then carry the input only), and a staged epilogue (each
+ * warpgroup's tile written to shared memory, rows sent by bulk copies that drain during the next tile).
+ * The fragments are read with ld.shared from 32-bit addresses and the waits sleep (suspend-time hint):
+ * as generic loads and polling waits the kernel was issue-bound (run 46). */
 constexpr int kThreadsRS = 3 * 128;
 
 template <int TY, int BR, int MQ, bool BI>
