@@ -24,11 +24,12 @@ cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, paddi
 os.environ["CONVT1D_BWD_INPUT"] = "wgmma"  # strided grad_input on the RS kernel too (BI mode)
 for c in cases:
     for dtype, tf32 in [(torch.bfloat16, True), (torch.float16, True), (torch.float32, True), (torch.float32, False)]:
-        for tile in ["", "64x1", "64x2", "128x1", "128x2", "256x1", "cp", "wres", "direct", "staged"]:
-            os.environ["CONVT1D_WGMMA_RS_TILE"] = "" if tile in ("cp", "wres", "direct", "staged") else tile
+        for tile in ["", "64x1", "64x2", "128x1", "128x2", "256x1", "cp", "wres", "direct", "staged", "pp"]:
+            os.environ["CONVT1D_WGMMA_RS_TILE"] = "" if tile in ("cp", "wres", "direct", "staged", "pp") else tile
             os.environ["CONVT1D_WGMMA_RS_CPASYNC"] = "1" if tile == "cp" else ""
             os.environ["CONVT1D_WGMMA_RS_WRES"] = "1" if tile == "wres" else ""  # weights resident wherever they fit
             os.environ["CONVT1D_WGMMA_RS_EPI"] = tile if tile in ("direct", "staged") else ""  # epilogue forced
+            os.environ["CONVT1D_WGMMA_RS_PP"] = "1" if tile == "pp" else ""  # ping-pong tiles
             torch.backends.cudnn.allow_tf32 = tf32
             x, w, b = make_inputs(c, dtype=dtype, device="cuda")
             xr = x.clone().requires_grad_()

@@ -87,6 +87,7 @@ struct WgArgs {
      * mbarriers. */
     int wres, wr_off, stg_off, bar_off, spitch;
     int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
+    int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -310,7 +311,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     constexpr bool X3 = TY == WG_TF32X3;
     constexpr bool HALF = sizeof(T) == 2;
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
-    constexpr int BQ = 128 * MQ;
+    /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
+     * box each, so that one's epilogue overlaps the other's MMAs; else both share a tile of 128*MQ. */
+    const bool PP = MQ == 2 && a.pp;
+    const int BQ = (PP ? 64 : 128) * MQ, NBOX = PP ? MQ / 2 : MQ;
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
@@ -327,7 +331,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int s = 0; s < a.stages; ++s) {
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, a.xtma ? 1 : 1 + 128);
-            mbar_init(empty0 + 8 * s, 8); /* the 8 consumer warps */
+            mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
         }
         if (a.wres) mbar_init(wbar, 1);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -372,7 +376,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     }
                     if (a.xtma) {
 #pragma unroll
-                        for (int b = 0; b < MQ; ++b)
+                        for (int b = 0; b < NBOX; ++b)
                             tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
                         continue;
                     }
@@ -381,7 +385,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                          * (whole words inside or outside the row: gL and e0 even for 16-bit). */
                         constexpr int EW4 = 4 / (int)sizeof(T);
                         const int rpc = a.grpc, wpr = a.gpitch / EW4, co_first = c * kBK / a.gs;
-                        for (int rr = ptid >> 5; rr < MQ * rpc; rr += 4) {
+                        for (int rr = ptid >> 5; rr < NBOX * rpc; rr += 4) {
                             const int b = rr / rpc, row = rr - b * rpc, co = co_first + row;
                             const int64_t e0 = ((int64_t)q0 + 128 * b - a.hal + a.woff) * a.gs - a.gp - a.gsh;
                             const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * a.gcout + co) * a.gL;
@@ -402,7 +406,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                      * row in 8-byte words; zero outside the tensor (src-size 0). A word is wholly inside or
                      * outside a row: L and the window start are multiples of EW. */
                     const T *xb = static_cast<const T *>(a.x) + ((int64_t)n * a.cin + (int64_t)c * kBK) * a.L;
-                    for (int rr = ptid >> 5; rr < MQ * kBK; rr += 4) {
+                    for (int rr = ptid >> 5; rr < NBOX * kBK; rr += 4) {
                         const int b = rr / kBK, row = rr - b * kBK; /* kBK: a power of two */
                         const bool rok = c * kBK + row < a.cin;
                         const int64_t pos0 = (int64_t)q0 + 128 * b - a.hal;
@@ -426,14 +430,15 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
 
     const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
-    /* Tile mq of this warpgroup: block positions pb = 64*(wg*MQ + mq) .. +64, in box pb / 128; the
+    /* Tile mq of this warpgroup: tile positions pb = wgp + 64*mq .. +64, in box pb / 128; the
      * thread's first row (position pb + 16*wq + g) sits at window column hal + pb % 128 + 16*wq + g. */
     int xoff[MQ]; /* byte offset in a stage of (channel row 0, that column) */
+    const int wgp = PP ? 0 : 64 * wg * MQ; /* the warpgroup's first position in its tile */
     /* BI: element (c, col) sits at row c / gs, index gsh + col*gs + c % gs; the position step is gs. */
     const int cstep = BI ? a.gs : 1;
 #pragma unroll
     for (int mq = 0; mq < MQ; ++mq) {
-        const int pb = 64 * (wg * MQ + mq);
+        const int pb = wgp + 64 * mq;
         xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + g) * cstep) * (int)sizeof(T);
     }
     /* BI: byte offsets of the thread's channels in a k-step (fp32 t, t+4; 16-bit 2t, 2t+1, 2t+8, 2t+9),
@@ -506,8 +511,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
-    int it = 0;
-    for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
+    for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
+        int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
@@ -578,7 +583,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
              * previous copies have read it (wait_group.read). Row pitch 64*MQ + 16/es elements: 4 (mod 16)
              * words, so a warp's 4 rows x 8 positions hit distinct banks. */
             constexpr int VE = 16 / (int)sizeof(T);
-            const int co0 = rt * a.R, qw0 = q0 + 64 * wg * MQ;
+            const int co0 = rt * a.R, qw0 = q0 + wgp;
             T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * BR * a.spitch;
             const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + qw0 - a.p; /* (row 0, column 0) */
             const int Lm = a.L_out & (VE - 1);
@@ -622,7 +627,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
         const int RT = a.R * a.ps, co0 = rt * a.R;
-        const int ob = (q0 + 64 * wg * MQ + 16 * wq + g) * a.ps - a.p; /* the thread's first output, r = 0 */
+        const int ob = (q0 + wgp + 16 * wq + g) * a.ps - a.p; /* the thread's first output, r = 0 */
         /* Stride 1 with every output of the thread inside y (all but the edge tiles): constant offsets from one
          * pointer per row, no checks; the integer division by ps only where ps > 1 (run 48: the general form
          * was two thirds of KernelBench 64 bf16's instructions). */
@@ -1016,6 +1021,12 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     return CONVT1D_SUCCESS;
 }
 
+/* Ping-pong tiles for the register-A kernel (MQ = 2): CONVT1D_WGMMA_RS_PP=0/1 (default off). */
+int rs_pingpong(int MQ) {
+    const char *v = getenv("CONVT1D_WGMMA_RS_PP");
+    return MQ == 2 && v && v[0] == '1';
+}
+
 /* The common tail of run_rs and run_rs_bi, once the tiles are known: the stage ring (weights of every tap of
  * a chunk + MQ input boxes of xbox bytes), the packed-weight scratch (stream-ordered) and its tensor map, the
  * input's map (mkx(tmx): TMA staging; false = cannot), pack(wp, wp_bytes, M_pad, cin_pad), one persistent
@@ -1030,6 +1041,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
     const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
+    const int nbox = a.pp ? MQ / 2 : MQ;      /* input boxes per stage */
     const int64_t tiles = (int64_t)a.q_tiles * a.r_tiles * a.N;
     int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
     /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax):
@@ -1050,14 +1062,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     for (int k = 0; k < 4 && pick < 0; ++k) {
         const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
         if ((wr && !wres_ok) || (st && !stg_ok)) continue;
-        const int sb = ((wr ? 0 : CW) + MQ * xbox + 1023) / 1024 * 1024;
+        const int sb = ((wr ? 0 : CW) + nbox * xbox + 1023) / 1024 * 1024;
         const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
         if ((kMaxSmem - fixed) / sb >= need) pick = k;
     }
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
-    a.txb = (a.wres ? 0 : CW) + MQ * xbox;
+    a.txb = (a.wres ? 0 : CW) + nbox * xbox;
     a.sb = (a.txb + 1023) / 1024 * 1024;
     const int64_t fixed = (a.wres ? wres_bytes : 0) + (staged ? stg_bytes : 0) + 1024 + 1024;
     a.stages = (int)((kMaxSmem - fixed) / a.sb);
@@ -1129,7 +1141,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
-    const int BQ = 128 * MQ;
+    a.pp = rs_pingpong(MQ);
+    const int BQ = (a.pp ? 64 : 128) * MQ;
     a.qa = a.p / a.ps / VE * VE; /* box starts 16-byte aligned: q0 - hal a multiple of VE */
     const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
     const int64_t q_tiles = (q_max - a.qa + BQ) / BQ;
@@ -1186,7 +1199,8 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.gpitch = words * 4 / es;
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
-    const int BQ = 128 * MQ;
+    a.pp = rs_pingpong(MQ);
+    const int BQ = (a.pp ? 64 : 128) * MQ;
     a.qa = 0;
     const int64_t q_tiles = ((int64_t)a.L_out + BQ - 1) / BQ;
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;

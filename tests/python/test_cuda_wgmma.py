@@ -80,6 +80,8 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")
         elif pick == "rsstaged":  # epilogue staged in shared memory, rows sent by bulk copies (stride 1)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "staged")
+        elif pick == "rspp":  # ping-pong: the consumer warpgroups take alternate tiles (64x2, 128x2 tiles)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_PP", "1")
         elif pick == "rsnowres":  # every stage brings its chunk's weights (not resident for the block)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "0")
         elif pick == "rswres":  # weights resident wherever they fit
@@ -93,7 +95,7 @@ def set_pick(pick, monkeypatch):
 
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
-                                  "rsdirect", "rsstaged", "rsnowres", "rswres", "heuristic"])
+                                  "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
@@ -122,7 +124,7 @@ def test_wgmma_unaligned_input(dtype, tol, tf32, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs", "rscp", "rsdirect", "rsstaged"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rscp", "rsdirect", "rsstaged", "rspp"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
 def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, pick, monkeypatch):
@@ -267,7 +269,7 @@ def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
         assert torch.equal(grad_weight(c, x, w, b, gy), first)
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "rsdirect", "rsstaged", "rsnowres", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "rsdirect", "rsstaged", "rspp", "rsnowres", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
