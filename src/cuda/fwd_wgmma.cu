@@ -88,6 +88,7 @@ struct WgArgs {
     int wres, wr_off, stg_off, bar_off, spitch;
     int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
+    int q_tiles_pp; /* q tiles at that size */
 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -1041,39 +1042,47 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
     const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
-    const int nbox = a.pp ? MQ / 2 : MQ;      /* input boxes per stage */
-    const int64_t tiles = (int64_t)a.q_tiles * a.r_tiles * a.N;
-    int64_t grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
     /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax):
      * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
      * (CONVT1D_WGMMA_RS_EPI=direct / staged): ps = 1 and y 16-byte aligned; by default for split TF32 and
      * the strided grad_input only (run 49, ms, staged vs direct: KernelBench 74 strict 1.06 vs 1.23,
      * codec_dec_s5 grad_input TF32 0.44 vs 0.47, upsample_x8 2.26 vs 2.38; but KernelBench 74 TF32 0.72
-     * vs 0.65 and KernelBench 64 16-bit equal). The first layout with two stages (one with
-     * allow_one_stage) wins: both, resident only, staged only, neither. */
+     * vs 0.65 and KernelBench 64 16-bit equal). Ping-pong tiles (rs_pingpong) need a stage more than a
+     * tile's chunks: a warpgroup waiting for its next stage must find that stage's previous use filled
+     * (an mbarrier tells only the current phase from the one before). The first layout that fits wins:
+     * ping-pong before not, then both options, resident only, staged only, neither; two stages (one
+     * with allow_one_stage) at least. */
     const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
-    const bool wres_ok = grid >= a.r_tiles && wres_bytes <= (wv && wv[0] == '1' ? kMaxSmem : kWresMax) && !(wv && wv[0] == '0');
     const bool stg_want = ev && ev[0] ? ev[0] == 's' : (TY == WG_TF32X3 || BI);
     const bool stg_ok = stg_want && a.ps == 1 && ((uintptr_t)a.y & 15) == 0;
     const int spitch = 64 * MQ + 16 / es, stg_bytes = 2 * BR * spitch * es;
-    int pick = -1;
     const int need = allow_one_stage ? 1 : 2;
-    for (int k = 0; k < 4 && pick < 0; ++k) {
-        const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
-        if ((wr && !wres_ok) || (st && !stg_ok)) continue;
-        const int sb = ((wr ? 0 : CW) + nbox * xbox + 1023) / 1024 * 1024;
-        const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
-        if ((kMaxSmem - fixed) / sb >= need) pick = k;
+    int pick = -1, stages = 0, sb = 0, pp = 0;
+    int64_t grid = 0;
+    for (int p = rs_pingpong(MQ); p >= 0 && pick < 0; --p) {
+        const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
+        grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
+        const bool wres_ok = grid >= a.r_tiles && wres_bytes <= (wv && wv[0] == '1' ? kMaxSmem : kWresMax) && !(wv && wv[0] == '0');
+        const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
+        for (int k = 0; k < 4 && pick < 0; ++k) {
+            const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
+            if ((wr && !wres_ok) || (st && !stg_ok)) continue;
+            const int txb = (wr ? 0 : CW) + nbox * xbox;
+            const int b = (txb + 1023) / 1024 * 1024;
+            const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
+            int n = (int)((kMaxSmem - fixed) / b);
+            if (n > 8) n = 8;
+            if (n >= need && (!p || n >= a.nchunk + 1)) pick = k, stages = n, sb = b, pp = p, a.txb = txb;
+        }
     }
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.pp = pp;
+    if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
-    a.txb = (a.wres ? 0 : CW) + nbox * xbox;
-    a.sb = (a.txb + 1023) / 1024 * 1024;
-    const int64_t fixed = (a.wres ? wres_bytes : 0) + (staged ? stg_bytes : 0) + 1024 + 1024;
-    a.stages = (int)((kMaxSmem - fixed) / a.sb);
-    if (a.stages > 8) a.stages = 8;
+    a.sb = sb;
+    a.stages = stages;
     a.wr_off = a.stages * a.sb;
     a.stg_off = staged ? a.wr_off + (a.wres ? (int)wres_bytes : 0) : -1;
     a.spitch = spitch;
@@ -1141,13 +1150,13 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
-    a.pp = rs_pingpong(MQ);
-    const int BQ = (a.pp ? 64 : 128) * MQ;
+    const int BQ = 128 * MQ;
     a.qa = a.p / a.ps / VE * VE; /* box starts 16-byte aligned: q0 - hal a multiple of VE */
     const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
     const int64_t q_tiles = (q_max - a.qa + BQ) / BQ;
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.q_tiles = (int)q_tiles;
+    a.q_tiles_pp = (int)((q_max - a.qa + BQ / 2) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
     return rs_launch<TY, false>(a, BR, MQ, kBK * a.win * es, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
@@ -1199,12 +1208,12 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.gpitch = words * 4 / es;
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
-    a.pp = rs_pingpong(MQ);
-    const int BQ = (a.pp ? 64 : 128) * MQ;
+    const int BQ = 128 * MQ;
     a.qa = 0;
     const int64_t q_tiles = ((int64_t)a.L_out + BQ - 1) / BQ;
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.q_tiles = (int)q_tiles;
+    a.q_tiles_pp = (int)(((int64_t)a.L_out + BQ / 2 - 1) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
     return rs_launch<TY, true>(a, BR, MQ, a.grpc * a.gpitch * es, allow_one_stage, stream, "wgmma grad_input",
                                [](CUtensorMap &) { return true; }, /* the input comes by cp.async */
