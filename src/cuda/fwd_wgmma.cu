@@ -1022,10 +1022,13 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     return CONVT1D_SUCCESS;
 }
 
-/* Ping-pong tiles for the register-A kernel (MQ = 2): CONVT1D_WGMMA_RS_PP=0/1 (default off). */
-int rs_pingpong(int MQ) {
+/* Ping-pong tiles for the register-A kernel (MQ = 2): CONVT1D_WGMMA_RS_PP=0/1; by default for the
+ * stride-1 forward (run 53, ms, ping-pong vs not: KernelBench 64 TF32 1.79 vs 1.89-1.91, bf16 1.33-1.36 vs
+ * 1.42, KernelBench 74 equal; it loses on hifigan_up4 TF32, 1.17 vs 1.08, and on the strided grad_input,
+ * hifigan_up3/up4 bf16 1.04 vs 0.94-0.97). */
+int rs_pingpong(int MQ, bool fwd_stride1) {
     const char *v = getenv("CONVT1D_WGMMA_RS_PP");
-    return MQ == 2 && v && v[0] == '1';
+    return MQ == 2 && (v && v[0] ? v[0] == '1' : fwd_stride1);
 }
 
 /* The common tail of run_rs and run_rs_bi, once the tiles are known: the stage ring (weights of every tap of
@@ -1060,7 +1063,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0;
     int64_t grid = 0;
-    for (int p = rs_pingpong(MQ); p >= 0 && pick < 0; --p) {
+    for (int p = rs_pingpong(MQ, !BI && a.ps == 1); p >= 0 && pick < 0; --p) {
         const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
         grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
         const bool wres_ok = grid >= a.r_tiles && wres_bytes <= (wv && wv[0] == '1' ? kMaxSmem : kWresMax) && !(wv && wv[0] == '0');
