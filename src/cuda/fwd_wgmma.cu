@@ -637,7 +637,27 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         /* Per-element stores, 4 rows x 8 consecutive positions per warp instruction (whole 32-byte sectors in
          * fp32). Staging 8-row groups through shared memory for 16/8-byte stores measured slower (run 37:
          * KernelBench 64 TF32 2.43 vs 1.88 ms, hifigan_up3 bf16 1.06 vs 0.76): its round trips and warp
-         * syncs sit between this tile's MMAs and the next's, while these stores just stream out. */
+         * syncs sit between this tile's MMAs and the next's, while these stores just stream out. The fast
+         * case is its own loop: tested inside the row loop, ptxas kept one predicate bit per row (run 54).
+         * At 256 rows the test stays inside (as its own loop there, ptxas spilled 20 bytes). */
+        if (BR <= 128 && fast) {
+            T *yb = y + (((int64_t)n * a.cout + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
+#pragma unroll
+            for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+                for (int u = 0; u < 2; ++u) {
+                    const int co = co0 + i * 8 + 2 * t + u;
+                    if (co >= a.cout) continue;
+                    const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                    T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
+#pragma unroll
+                    for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + 8 * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                }
+            }
+            continue;
+        }
 #pragma unroll
         for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
@@ -653,7 +673,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 const int o0 = ob + r; /* 32-bit output index: L_out < INT_MAX / 2 */
                 T *yr = y + (((int64_t)n * a.cout + co) * a.L_out + o0); /* the thread's first output of the row */
-                if (fast) {
+                if (BR > 128 && fast) {
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
@@ -1279,12 +1299,13 @@ convt1d_status dispatch(int ty, const convt1d_problem &pr, const void *x, const 
  * H200 (run 33, ms, RS vs what was shipped): it wins on KernelBench 64 (TF32 1.80 vs 3.80, 16-bit
  * 1.35-1.41 vs 2.13), KernelBench 74 TF32 (0.78 vs 1.01), hifigan_up3/up4 in every mode (strict 1.81
  * vs 3.50), upsample_x8 in every mode (TF32 2.16 vs 2.71) and codec_dec_s8 except split TF32. It
- * loses where half of its work is zeros: 16-bit with C_in <= 32 (a 64-channel chunk, KernelBench 74:
- * 0.82 vs 0.77), phases without taps (gcd(s, d) > 1, KernelBench 79 TF32: 0.94 vs 0.81), and on long
- * split-TF32 reductions (codec_dec_s8, C_in*T = 3072: 3.50 vs 2.97). */
+ * lost where half of its work is zeros (16-bit with C_in <= 32, phases without taps) until session 8
+ * (below), and still loses on long split-TF32 reductions (codec_dec_s8, C_in*T = 3072: 3.50 vs 2.97). */
 bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
-    if ((ty == WG_F16 || ty == WG_BF16) && P.in_channels <= 32) return false;
-    if (convt1d_pl_gcd(P.stride, P.dilation) > 1) return false; /* phases without taps */
+    /* Session 8 (run 54, ms, RS vs not, after the RS kernel's trims): KernelBench 79 bf16 0.68 vs 0.76,
+     * strict 0.97 vs 1.21, TF32 0.85-0.97 vs 0.81 (phases without taps, gcd(s, d) > 1: TF32 stays off);
+     * 16-bit with C_in <= 32 no longer loses (KernelBench 74 0.754 vs 0.762, run 49). */
+    if (ty == WG_TF32 && convt1d_pl_gcd(P.stride, P.dilation) > 1) return false; /* phases without taps */
     if (ty == WG_TF32X3 && work > 1024) return false;
     return a.ps <= 8;
 }

@@ -158,12 +158,12 @@ def kernels_run(fn):
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
     # The register-A kernel must really run on the shapes it is built for (a silent fallback would pass
-    # the accuracy checks above): forced, and as shipped where rs_pays() takes it (not 16-bit with
-    # C_in <= 32, nor phases without taps as in kb79), and give the right answer.
+    # the accuracy checks above): forced, and as shipped where rs_pays() takes it (not TF32 with phases
+    # that no tap reaches, as in kb79), and give the right answer.
     torch.backends.cudnn.allow_tf32 = tf32
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    shipped = c["name"] != "kb79_like" and not (dtype != torch.float32 and c["Cin"] <= 32)
+    shipped = not (c["name"] == "kb79_like" and dtype == torch.float32 and tf32)
     for forced in ((False, True) if shipped else (True,)):
         if forced:
             monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
