@@ -435,18 +435,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * thread's first row (position pb + 16*wq + g) sits at window column hal + pb % 128 + 16*wq + g. */
     int xoff[MQ]; /* byte offset in a stage of (channel row 0, that column) */
     const int wgp = PP ? 0 : 64 * wg * MQ; /* the warpgroup's first position in its tile */
-    /* Which positions the MMA rows g and g + 8 of a warp's 16 stand for: g and g + 8, or in 16-bit 2g and
-     * 2g + 1 (PERM), so that a thread holds neighbours: its A pairs come in one 32-bit load where the tap
-     * shift is even, and its two outputs per row go out in one 32-bit store. (fp32 keeps g, g + 8: with 2g
-     * its scalar A loads would meet 2-way bank conflicts.) */
-    constexpr bool PERM = HALF;
-    constexpr int GP = PERM ? 2 : 1, HP = PERM ? 1 : 8; /* row g at position GP*g, row g + 8 at + HP */
     /* BI: element (c, col) sits at row c / gs, index gsh + col*gs + c % gs; the position step is gs. */
     const int cstep = BI ? a.gs : 1;
 #pragma unroll
     for (int mq = 0; mq < MQ; ++mq) {
         const int pb = wgp + 64 * mq;
-        xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + GP * g) * cstep) * (int)sizeof(T);
+        xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + g) * cstep) * (int)sizeof(T);
     }
     /* BI: byte offsets of the thread's channels in a k-step (fp32 t, t+4; 16-bit 2t, 2t+1, 2t+8, 2t+9),
      * k-step kk adds kk*KSTEP channels. Channel c of chunk ch is (co, b) = (c / gs, c % gs) of the whole
@@ -488,7 +482,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     auto load_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4]) {
         if constexpr (BI) {
             const uint32_t p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
-            const int p8 = HP * cstep * (int)sizeof(T); /* row g + 8's position */
+            const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
             if constexpr (HALF) {
                 auto ld = [&](int e, int extra) { return lds_u16(p + bofs[kk][e] + extra); };
                 ab[0] = ld(0, 0) | (ld(1, 0) << 16);
@@ -505,18 +499,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         const uint32_t p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
         if constexpr (HALF) {
-            if ((p & 2) == 0) { /* even tap shift: positions 2g, 2g + 1 of a channel in one word */
-                const uint32_t w0 = lds_u32(p), w1 = lds_u32(p + rowb), w2 = lds_u32(p + hop), w3 = lds_u32(p + hop + rowb);
-                ab[0] = __byte_perm(w0, w1, 0x5410);
-                ab[1] = __byte_perm(w0, w1, 0x7632);
-                ab[2] = __byte_perm(w2, w3, 0x5410);
-                ab[3] = __byte_perm(w2, w3, 0x7632);
-            } else {
-                ab[0] = lds_u16(p) | (lds_u16(p + rowb) << 16);
-                ab[1] = lds_u16(p + 2) | (lds_u16(p + rowb + 2) << 16);
-                ab[2] = lds_u16(p + hop) | (lds_u16(p + hop + rowb) << 16);
-                ab[3] = lds_u16(p + hop + 2) | (lds_u16(p + hop + rowb + 2) << 16);
-            }
+            ab[0] = lds_u16(p) | (lds_u16(p + rowb) << 16);
+            ab[1] = lds_u16(p + 16) | (lds_u16(p + rowb + 16) << 16);
+            ab[2] = lds_u16(p + hop) | (lds_u16(p + hop + rowb) << 16);
+            ab[3] = lds_u16(p + hop + 16) | (lds_u16(p + hop + rowb + 16) << 16);
         } else {
             const float v[4] = {lds_f32(p), lds_f32(p + 32), lds_f32(p + hop), lds_f32(p + hop + 32)};
 #pragma unroll
@@ -611,12 +597,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int ml = i * 8 + 2 * t + u, co = co0 + ml;
                     if (ml >= a.R || co >= a.cout) continue;
                     const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                    const uint32_t row = smem_addr(stg + ml * a.spitch + (int)((rb + (int64_t)ml * Lm) & (VE - 1)) + 16 * wq + GP * g);
+                    const uint32_t row = smem_addr(stg + ml * a.spitch + (int)((rb + (int64_t)ml * Lm) & (VE - 1)) + 16 * wq + g);
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                         for (int h = 0; h < 2; ++h)
-                            st_shared(row + (64 * mq + HP * h) * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                            st_shared(row + (64 * mq + 8 * h) * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
                 }
             }
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -642,14 +628,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
         const int RT = a.R * a.ps, co0 = rt * a.R;
-        const int ob = (q0 + wgp + 16 * wq + GP * g) * a.ps - a.p; /* the thread's first output, r = 0 */
+        const int ob = (q0 + wgp + 16 * wq + g) * a.ps - a.p; /* the thread's first output, r = 0 */
         /* Stride 1 with every output of the thread inside y (all but the edge tiles): constant offsets from one
          * pointer per row, no checks; the integer division by ps only where ps > 1 (run 48: the general form
          * was two thirds of KernelBench 64 bf16's instructions). */
         const uint32_t pmag = a.ps > 1 ? 0xffffffffu / (uint32_t)a.ps + 1 : 0; /* ceil(2^32 / ps) */
-        const bool fast = a.ps == 1 && ob >= 0 && ob + 64 * (MQ - 1) + HP < a.L_out;
-        /* 16-bit pairs in one 32-bit store: every row's first output even (L_out and ob even), y 4-byte aligned */
-        const bool pair = PERM && ((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & 3) == 0;
+        const bool fast = a.ps == 1 && ob >= 0 && ob + 64 * (MQ - 1) + 8 < a.L_out;
         /* Per-element stores, 4 rows x 8 consecutive positions per warp instruction (whole 32-byte sectors in
          * fp32). Staging 8-row groups through shared memory for 16/8-byte stores measured slower (run 37:
          * KernelBench 64 TF32 2.43 vs 1.88 ms, hifigan_up3 bf16 1.06 vs 0.76): its round trips and warp
@@ -658,24 +642,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * At 256 rows the test stays inside (as its own loop there, ptxas spilled 20 bytes). */
         if (BR <= 128 && fast) {
             T *yb = y + (((int64_t)n * a.cout + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
-            if constexpr (PERM) {
-                if (pair) {
-#pragma unroll
-                    for (int i = 0; i < BR / 8; ++i) {
-#pragma unroll
-                        for (int u = 0; u < 2; ++u) {
-                            const int co = co0 + i * 8 + 2 * t + u;
-                            if (co >= a.cout) continue;
-                            const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                            T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
-#pragma unroll
-                            for (int mq = 0; mq < MQ; ++mq)
-                                *reinterpret_cast<uint32_t *>(yr + 64 * mq) = E::pack2(acc[mq][4 * i + u] + bv, acc[mq][4 * i + 2 + u] + bv);
-                        }
-                    }
-                    continue;
-                }
-            }
 #pragma unroll
             for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
@@ -687,7 +653,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + 8 * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                 }
             }
             continue;
@@ -711,13 +677,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + 8 * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                 } else {
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                         for (int h = 0; h < 2; ++h) {
-                            const int d = (64 * mq + HP * h) * a.ps;
+                            const int d = (64 * mq + 8 * h) * a.ps;
                             if ((unsigned)(o0 + d) < (unsigned)a.L_out) yr[d] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                         }
                 }

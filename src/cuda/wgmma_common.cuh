@@ -34,21 +34,12 @@ template <> struct wg_type<WG_F16> {
     static __device__ __forceinline__ float to_f(T v) { return __half2float(v); }
     static __device__ __forceinline__ T from_f(float v) { return __float2half_rn(v); }
     static __device__ __forceinline__ T op(T v) { return v; }
-    /* Two outputs, lo first, as one 32-bit word. */
-    static __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-        const __half2 v = __floats2half2_rn(lo, hi);
-        return *reinterpret_cast<const uint32_t *>(&v);
-    }
 };
 template <> struct wg_type<WG_BF16> {
     typedef __nv_bfloat16 T;
     static __device__ __forceinline__ float to_f(T v) { return __bfloat162float(v); }
     static __device__ __forceinline__ T from_f(float v) { return __float2bfloat16_rn(v); }
     static __device__ __forceinline__ T op(T v) { return v; }
-    static __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-        const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-        return *reinterpret_cast<const uint32_t *>(&v);
-    }
 };
 template <> struct wg_type<WG_TF32> {
     typedef float T;
@@ -133,11 +124,6 @@ __device__ __forceinline__ void mbar_wait_sleep(uint32_t bar, uint32_t parity) {
 __device__ __forceinline__ uint32_t lds_u16(uint32_t addr) {
     unsigned short v;
     asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
-    return v;
-}
-__device__ __forceinline__ uint32_t lds_u32(uint32_t addr) {
-    uint32_t v;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
     return v;
 }
 __device__ __forceinline__ float lds_f32(uint32_t addr) {
