@@ -365,7 +365,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
-                    if (it >= a.stages) mbar_wait_sleep(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
                     if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
@@ -526,7 +526,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
             set_bofs(c);
-            mbar_wait_sleep(full0 + 8 * s, (it / a.stages) & 1);
+            mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
             const uint32_t sp = sbase + s * a.sb;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];

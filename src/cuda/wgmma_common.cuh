@@ -97,20 +97,11 @@ __device__ __forceinline__ void mbar_expect_tx(uint32_t bar, uint32_t bytes) {
 __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
-/* Blocks until the barrier's phase with this parity has completed. */
+/* Blocks until the barrier's phase with this parity has completed. The suspend-time hint lets the waiting
+ * warp sleep (up to the hint, waking when the phase completes) instead of re-polling: a polling producer
+ * warp took a third of its SM sub-partition's issue slots from the consumer warps beside it (run 46: 69M
+ * try_wait retries on KernelBench 64). */
 __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
-    asm volatile(
-        "{\n.reg .pred done;\n"
-        "WAIT_%=:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-        "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
-}
-/* The same with a suspend-time hint: the waiting warp sleeps (up to the hint, waking when the phase
- * completes) instead of re-polling. A polling producer warp took a third of its SM sub-partition's issue
- * slots from the consumer warps beside it (run 46: 69M try_wait retries on KernelBench 64). */
-__device__ __forceinline__ void mbar_wait_sleep(uint32_t bar, uint32_t parity) {
     asm volatile(
         "{\n.reg .pred done;\n"
         "WAIT_%=:\n"
