@@ -26,7 +26,7 @@ namespace {
 
 constexpr int kBM = 128; /* input channels per block: two consumer warpgroups */
 constexpr int kThreads = 2 * 128 + 32;
-constexpr int kMaxSmem = 227 * 1024;
+constexpr int kMaxSmem = kWgMaxSmem;
 constexpr size_t kScratchBudget = (size_t)768 << 20; /* planes + shifted copies per batch chunk */
 
 struct BwArgs {
@@ -262,15 +262,7 @@ bool bw_built() {
 template <int TY, int BN>
 cudaError_t launch_gemm(const CUtensorMap &tmx, const CUtensorMap &tmg, const BwArgs &a, dim3 grid, int smem,
                         cudaStream_t stream) {
-    auto kern = bwd_weight_wgmma_kernel<TY, BN>;
-    static bool attr_set = false;
-    if (!attr_set) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
-        if (e != cudaSuccess) return e;
-        attr_set = true;
-    }
-    kern<<<grid, kThreads, smem, stream>>>(tmx, tmg, a);
-    return cudaGetLastError();
+    return launch_big_smem<bwd_weight_wgmma_kernel<TY, BN>>(grid, kThreads, smem, stream, tmx, tmg, a);
 }
 
 /* Splits of the (n, q) reduction: the count in [1, 64] whose blocks fill the SMs' waves best (tiles

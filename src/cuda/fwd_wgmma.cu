@@ -46,7 +46,7 @@ namespace {
 constexpr int kBQ = 128;              /* positions per block: two consumer warpgroups of 64 */
 constexpr int kRowPad = 16;           /* epilogue: elements of room per staged row for its alignment shift */
 constexpr int kThreads = 2 * 128 + 32;
-constexpr int kMaxSmem = 227 * 1024;
+constexpr int kMaxSmem = kWgMaxSmem;
 constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
 constexpr int kWresMax = 64 * 1024;   /* register-A kernel: resident weights up to this by default */
 
@@ -858,15 +858,7 @@ __global__ void wgmma_pack_bwd_kernel(const typename wg_type<TY>::T *w, typename
 template <int TY, int BR, int MINB>
 cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
                    cudaStream_t stream) {
-    auto kern = fwd_wgmma_kernel<TY, BR, MINB>;
-    static bool attr_set = false; /* the maximum, once per process */
-    if (!attr_set) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
-        if (e != cudaSuccess) return e;
-        attr_set = true;
-    }
-    kern<<<grid, kThreads, smem, stream>>>(tmx, tmw, a);
-    return cudaGetLastError();
+    return launch_big_smem<fwd_wgmma_kernel<TY, BR, MINB>>(grid, kThreads, smem, stream, tmx, tmw, a);
 }
 
 template <int TY>
@@ -904,15 +896,7 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
 template <int TY, int BR, int MQ, bool BI>
 cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                       cudaStream_t stream) {
-    auto kern = fwd_wgmma_rs_kernel<TY, BR, MQ, BI>;
-    static bool attr_set = false;
-    if (!attr_set) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem);
-        if (e != cudaSuccess) return e;
-        attr_set = true;
-    }
-    kern<<<grid, kThreadsRS, smem, stream>>>(tmx, tmw, a);
-    return cudaGetLastError();
+    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
 }
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile

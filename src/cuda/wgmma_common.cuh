@@ -254,4 +254,19 @@ bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1
               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+/* Launch a Hopper kernel that takes up to kWgMaxSmem bytes of dynamic shared memory: the opt-in limit is
+ * raised once per kernel (per instantiation of this template) and per process. */
+constexpr int kWgMaxSmem = 227 * 1024;
+template <auto Kern, class... Args>
+cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t stream, const Args &...args) {
+    static bool attr_set = false;
+    if (!attr_set) {
+        const cudaError_t e = cudaFuncSetAttribute(Kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgMaxSmem);
+        if (e != cudaSuccess) return e;
+        attr_set = true;
+    }
+    Kern<<<grid, threads, smem, stream>>>(args...);
+    return cudaGetLastError();
+}
+
 }  // namespace
