@@ -15,36 +15,26 @@ TYPES = [("f16", "f16.f16", 16), ("bf16", "bf16.bf16", 16), ("tf32", "tf32.tf32"
 WIDTHS = [64, 128, 256]
 
 
-def wrapper(name, ptype, k, n):
+def wrapper(name, ptype, k, n, a_regs):
+    """One wrapper: A from a shared-memory descriptor (wgmma_ss_*) or from four registers (wgmma_rs_*)."""
     nd = n // 2  # f32 accumulators per thread for m64nN
     dregs = ", ".join(f"%{i}" for i in range(nd))
     douts = ", ".join(f'"+f"(d[{i}])' for i in range(nd))
-    # imm-trans-a/b exist for 16-bit types only; both operands here are K-major (no transpose).
-    trans = ", 0, 0" if name != "tf32" else ""
+    # The transpose immediates exist for 16-bit types only: imm-trans-a (descriptor A only) and imm-trans-b;
+    # every operand here is K-major (no transpose).
+    trans = "" if name == "tf32" else (", 0" if a_regs else ", 0, 0")
+    if a_regs:
+        sig, a_op, ins = "const uint32_t (&a)[4], uint64_t db", f"{{%{nd}, %{nd + 1}, %{nd + 2}, %{nd + 3}}}, %{nd + 4}", \
+            '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)'
+    else:
+        sig, a_op, ins = "uint64_t da, uint64_t db", f"%{nd}, %{nd + 1}", '"l"(da), "l"(db)'
     return (
-        f"__device__ __forceinline__ void wgmma_ss_{name}_n{n}(float (&d)[{nd}], uint64_t da, uint64_t db) {{\n"
+        f"__device__ __forceinline__ void wgmma_{'rs' if a_regs else 'ss'}_{name}_n{n}(float (&d)[{nd}], {sig}) {{\n"
         f'    asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n'
         f'wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptype} "\n'
-        f'                 "{{{dregs}}}, %{nd}, %{nd + 1}, p, 1, 1{trans};\\n}}\\n"\n'
+        f'                 "{{{dregs}}}, {a_op}, p, 1, 1{trans};\\n}}\\n"\n'
         f"                 : {douts}\n"
-        f'                 : "l"(da), "l"(db) : "memory");\n'
-        "}\n"
-    )
-
-
-def wrapper_rs(name, ptype, k, n):
-    nd = n // 2
-    dregs = ", ".join(f"%{i}" for i in range(nd))
-    douts = ", ".join(f'"+f"(d[{i}])' for i in range(nd))
-    # With A in registers only B has a transpose immediate (16-bit types only); B is K-major here.
-    trans = ", 0" if name != "tf32" else ""
-    return (
-        f"__device__ __forceinline__ void wgmma_rs_{name}_n{n}(float (&d)[{nd}], const uint32_t (&a)[4], uint64_t db) {{\n"
-        f'    asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n'
-        f'wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptype} "\n'
-        f'                 "{{{dregs}}}, {{%{nd}, %{nd + 1}, %{nd + 2}, %{nd + 3}}}, %{nd + 4}, p, 1, 1{trans};\\n}}\\n"\n'
-        f"                 : {douts}\n"
-        f'                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db) : "memory");\n'
+        f"                 : {ins} : \"memory\");\n"
         "}\n"
     )
 
@@ -57,12 +47,10 @@ def main():
         " * regenerate rather than edit. */\n",
         "#pragma once\n#include <stdint.h>\n\n",
     ]
-    for name, ptype, k in TYPES:
-        for n in WIDTHS:
-            parts.append(wrapper(name, ptype, k, n))
-    for name, ptype, k in TYPES:
-        for n in WIDTHS:
-            parts.append(wrapper_rs(name, ptype, k, n))
+    for a_regs in (False, True):
+        for name, ptype, k in TYPES:
+            for n in WIDTHS:
+                parts.append(wrapper(name, ptype, k, n, a_regs))
     OUT.write_text("".join(parts))
 
 
