@@ -12,7 +12,7 @@ OUT = pathlib.Path(__file__).resolve().parent.parent / "src" / "cuda" / "wgmma_o
 
 # (name, PTX type suffix, k per instruction)
 TYPES = [("f16", "f16.f16", 16), ("bf16", "bf16.bf16", 16), ("tf32", "tf32.tf32", 8)]
-WIDTHS = [64, 128, 256]
+WIDTHS = [32, 64, 128, 256]
 
 
 def wrapper(name, ptype, k, n, a_regs):

@@ -2,8 +2,8 @@
 all in one process: CONVT1D_WGMMA / CONVT1D_WGMMA_BR are read at every call, so each variant is one
 env setting. Also checks each variant's output against cuDNN in float64 (max-norm relative error).
 A variant is a name from VARIANTS or an inline setting, name=VAR:value+VAR:value (variables not named
-are unset). --kind bwd_input times grad_input alone (the library's backward op with mask [1, 0, 0]
-against aten's convolution_backward).
+are unset). --kind bwd_input / bwd_weight times grad_input / grad_weight alone (the library's backward op
+with mask [1, 0, 0] / [0, 1, 0] against aten's convolution_backward).
 
     python dev/python/ab_wgmma.py --shapes upsample_x8_bias,codec_dec_s8 --modes fp32,fp16 --out ab.json
     python dev/python/ab_wgmma.py --shapes kernelbench_74 --variants old=CONVT1D_WGMMA_RS_EPI:direct,shipped
@@ -32,7 +32,7 @@ def main():
     ap.add_argument("--modes", default="fp32,fp16,bf16")
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--budget-ms", type=float, default=80)
-    ap.add_argument("--kind", default="fwd", choices=["fwd", "bwd_input"])
+    ap.add_argument("--kind", default="fwd", choices=["fwd", "bwd_input", "bwd_weight"])
     ap.add_argument("--out")
     a = ap.parse_args()
     variants = {}
@@ -58,11 +58,12 @@ def main():
             else:
                 lout = (c["L"] - 1) * c["stride"] - 2 * c["padding"] + c["dilation"] * (c["K"] - 1) + c["output_padding"] + 1
                 gy = torch.randn(c["N"], c["Cout"], lout, device="cuda", dtype=dt, generator=g)
-                mask = [True, False, False]
-                r = _aten_bwd(gy.double(), x.double(), w.double(), c, mask, None)[0]
-                theirs = lambda: _aten_bwd(gy, x, w, c, mask, None)[0]  # noqa: E731
+                mask = [a.kind == "bwd_input", a.kind == "bwd_weight", False]
+                i = 0 if a.kind == "bwd_input" else 1
+                r = _aten_bwd(gy.double(), x.double(), w.double(), c, mask, None)[i]
+                theirs = lambda: _aten_bwd(gy, x, w, c, mask, None)[i]  # noqa: E731
                 mine = lambda: torch.ops.convt1d.conv_transpose1d_backward(  # noqa: E731
-                    gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], mask)[0]
+                    gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], mask)[i]
             rec = dict(name=c["name"], mode=mode, kind=a.kind, cudnn_ms=time_kernel(theirs, x.device, budget_ms=a.budget_ms))
             flops = 2.0 * c["N"] * c["L"] * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"]
             for v, env in variants.items():

@@ -189,6 +189,9 @@ convt1d_status convt1d_backward_weight_cuda(const convt1d_params *p, convt1d_dty
     }
     const convt1d_problem pr = make_problem(p, dtype, math, lout);
     if (!force_direct() && !tiny_backward(pr)) {
+        st = convt1d_bwd_weight_rs(pr, grad_y, x, grad_w, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
         st = convt1d_bwd_weight_wgmma(pr, grad_y, x, grad_w, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();

@@ -78,12 +78,15 @@ template <int BR> struct wg_mma_rs<WG_TF32X3, BR> : wg_mma_rs<WG_TF32, BR> {};
             wgmma_rs_##NAME(d, a, db);                                                                          \
         }                                                                                                       \
     };
+CONVT1D_WG_MMA(WG_F16, 32, f16_n32)
 CONVT1D_WG_MMA(WG_F16, 64, f16_n64)
 CONVT1D_WG_MMA(WG_F16, 128, f16_n128)
 CONVT1D_WG_MMA(WG_F16, 256, f16_n256)
+CONVT1D_WG_MMA(WG_BF16, 32, bf16_n32)
 CONVT1D_WG_MMA(WG_BF16, 64, bf16_n64)
 CONVT1D_WG_MMA(WG_BF16, 128, bf16_n128)
 CONVT1D_WG_MMA(WG_BF16, 256, bf16_n256)
+CONVT1D_WG_MMA(WG_TF32, 32, tf32_n32)
 CONVT1D_WG_MMA(WG_TF32, 64, tf32_n64)
 CONVT1D_WG_MMA(WG_TF32, 128, tf32_n128)
 CONVT1D_WG_MMA(WG_TF32, 256, tf32_n256)
@@ -115,6 +118,11 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
 __device__ __forceinline__ uint32_t lds_u16(uint32_t addr) {
     unsigned short v;
     asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ uint32_t lds_u32(uint32_t addr) {
+    uint32_t v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
     return v;
 }
 __device__ __forceinline__ float lds_f32(uint32_t addr) {

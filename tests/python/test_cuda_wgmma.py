@@ -296,3 +296,49 @@ def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
     (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
     assert gx.dtype == dtype and torch.isfinite(gx).all()
     assert rel_err(gx, gx64) <= tol
+
+
+# Stride-1 grad_weight on the register-A kernel (src/cuda/bwd_weight_rs.cu): grad_y in registers with each
+# tap's shift as an address offset, x by TMA. Forced (CONVT1D_WGMMA_BW_RS=1) and as shipped, on the
+# stride-1 shapes above (one tap, 3, 5 and 9 taps: 9 runs two tap groups of 5 with the excess tap dropped;
+# padding past the span; C_out <= 64, where the two consumer warpgroups take alternate stages) and a few
+# made for it: odd C_in and C_out (scalar partial stores, rows past C_out unstaged), C_out between 64 and
+# 128 (a half-empty second warpgroup), 16 taps (two groups of 8), a batch row split across reduction
+# splits. Shapes it does not take (x rows no 16-byte multiple, 16-bit grad_y of odd length, strict fp32)
+# fall back and must still be right. grad_w's memory is poisoned first.
+STRIDE1 = [c for c in SHAPES if c["stride"] == 1] + [
+    shape("s1_odd_channels", 3, 37, 45, 3, 1024, padding=1),
+    shape("s1_cout_100", 2, 64, 100, 4, 2048, dilation=2),
+    shape("s1_k16_aligned", 2, 64, 48, 16, 512, padding=5),
+    shape("s1_long_batch1", 1, 128, 128, 3, 65536, bias=False),
+]
+
+
+@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", STRIDE1, ids=[c["name"] for c in STRIDE1])
+def test_wgmma_grad_weight_stride1(c, dtype, tol, tf32, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
+    gw = grad_weight(c, x, w, b, gy)
+    assert gw.dtype == dtype and torch.isfinite(gw).all()
+    assert rel_err(gw, gw64) <= tol
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
+@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], STRIDE1[-1]], ids=["kb64_like", "kb74_like", "long_batch1"])
+def test_wgmma_grad_weight_stride1_taken(c, dtype, tol, tf32):
+    # As shipped, these stride-1 grad_weights run bwd_weight_rs_kernel (a silent fallback would pass the
+    # checks above), and twice in a row give bitwise the same gradient (fixed splits, slots summed in order).
+    torch.backends.cudnn.allow_tf32 = tf32
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gw", grad_weight(c, x, w, b, gy)))
+    assert any("bwd_weight_rs_kernel" in n for n in names), names
+    assert rel_err(out["gw"], gw64) <= tol
+    assert torch.equal(grad_weight(c, x, w, b, gy), out["gw"])

@@ -1,0 +1,359 @@
+/* Hopper grad_weight at stride 1 (groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
+ *
+ *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy[n, co, l - p + k*d]
+ *
+ * Per tap k a GEMM D_k[co][ci] (M = C_out, N = C_in) reduced over (n, l). x is the B operand, K-major
+ * (l contiguous), brought by TMA boxes with the 128-byte swizzle and never shifted; grad_y is the A
+ * operand, read from shared memory into registers, where a tap's shift k*d is only an address offset: one
+ * staged window of grad_y, [co][l0 - p + k0*d, + 128 bytes of positions + halo), serves every tap of the
+ * block and nothing is copied in global memory (the strided kernel, bwd_weight_wgmma.cu, writes shifted
+ * copies of x: at stride 1 they would triple KernelBench 64's traffic). grad_y rows need not be 16-byte
+ * aligned (KernelBench 64: L_out = 65538), so the producer warpgroup stages them with 4-byte cp.async.
+ *
+ * Block: a producer warpgroup and two consumer warpgroups of 64 output channels each (R = 128), or, when
+ * C_out <= 64, both on the same 64 taking alternate stages (R = 64); x BN input channels x NK taps
+ * (more taps take more blocks). The reduction over (n, 128-byte chunks of l) is cut into a fixed
+ * number of splits; each (split, warpgroup of an R = 64 block) writes its fp32 partial D_k tiles to its
+ * own workspace slot and a second kernel sums the slots in order: bitwise deterministic, no atomics. */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "kernels.cuh"
+#include "wgmma_common.cuh"
+
+namespace {
+
+constexpr int kThreads = 3 * 128; /* two consumer warpgroups, then the producer warpgroup */
+constexpr int kMaxHalo = 256;      /* staged positions beyond the chunk for the taps' shifts */
+
+struct RsBwArgs {
+    float *ws;            /* partials [slots][K][cout][cin] */
+    const void *gy;
+    int cin, cout, K, d, p, L_out;
+    int tgroups;          /* blocks along the taps (NK each) */
+    int ci_tiles, co_tiles;
+    int R;                /* output channels per block: 128 (one 64-row tile per warpgroup) or 64 (alternate stages) */
+    int qchunks;          /* 128-byte chunks of positions per sample */
+    int64_t total;        /* N * qchunks: the flat reduction */
+    int splits;
+    int stages, sb, xb;   /* stage count and bytes; the x box (at the stage's start, 1024-aligned) */
+    int pw, ww;           /* grad_y window: row pitch and words staged per row (4-byte words) */
+    int bar_off;
+};
+
+template <int TY, int BN, int NK>
+__global__ void __launch_bounds__(kThreads, 1)
+    bwd_weight_rs_kernel(const __grid_constant__ CUtensorMap tmx, RsBwArgs a) {
+#if CONVT1D_WG_DEVICE
+    typedef wg_type<TY> E;
+    typedef typename E::T T;
+    constexpr bool HALF = sizeof(T) == 2;
+    constexpr int kBK = kRow / (int)sizeof(T); /* positions per stage */
+    constexpr int EW = 4 / (int)sizeof(T);     /* elements per staged word */
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    const uint32_t sbase = smem_addr(sm);
+    const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    int bx = blockIdx.x;
+    const int ci0 = (bx % a.ci_tiles) * BN;
+    bx /= a.ci_tiles;
+    const int co0 = (bx % a.co_tiles) * a.R;
+    const int k0 = (bx / a.co_tiles) * NK; /* taps k0 .. k0 + NK - 1; those past K computed, not stored */
+    const int sp = blockIdx.y;
+    const int64_t f0 = a.total * sp / a.splits, f1 = a.total * (sp + 1) / a.splits;
+    const int iters = (int)(f1 - f0);
+    const bool alt = a.R == 64; /* the two consumer warpgroups take alternate stages of the same rows */
+    /* Window start of the chunk at l0: l0 - p + k0*d, lowered to an even element for 16-bit (whole words;
+     * L_out is even, so every row starts on a word); gsh is the same for every chunk (l0 is even). */
+    const int e_off = k0 * a.d - a.p;
+    const int gsh = HALF ? (e_off & 1) : 0;
+
+    if (tid == 0) {
+        for (int s = 0; s < a.stages; ++s) {
+            mbar_init(full0 + 8 * s, 1 + 128);     /* the expect_tx, and one cp.async arrival per producer thread */
+            mbar_init(empty0 + 8 * s, alt ? 4 : 8); /* the consumer warps of the stage */
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+
+    if (warp >= 8) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
+        /* Producer: stage it = reduction chunk f0 + it: the x box (TMA) and the grad_y window (4-byte
+         * cp.async, warp pw taking rows pw, pw + 4, ...; zero outside the row or past C_out). */
+        const int ptid = tid - 256, pwarp = ptid >> 5;
+        if (ptid == 0) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+        const T *gy = static_cast<const T *>(a.gy);
+        const int rows = min(a.R, a.cout - co0);
+        for (int it = 0; it < iters; ++it) {
+            const int s = it % a.stages;
+            if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+            const int64_t f = f0 + it;
+            const int n = (int)(f / a.qchunks), l0 = (int)(f - (int64_t)n * a.qchunks) * kBK;
+            const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
+            if (ptid == 0) {
+                mbar_expect_tx(bar, (uint32_t)a.xb);
+                tma_load_3d(st, &tmx, bar, l0, ci0, n);
+            }
+            const int64_t e0 = (int64_t)l0 + e_off - gsh;
+            const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
+            for (int r = pwarp; r < rows; r += 4) {
+                const T *grow = g0 + (int64_t)r * a.L_out;
+                const uint32_t drow = st + a.xb + r * a.pw * 4;
+                for (int wd = lane; wd < a.ww; wd += 32) {
+                    const int64_t e = e0 + wd * EW;
+                    const bool ok = e >= 0 && e < a.L_out;
+                    const T *src = ok ? grow + e : gy;
+                    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(drow + wd * 4), "l"(src),
+                                 "r"(ok ? 4 : 0)
+                                 : "memory");
+                }
+            }
+            asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+        }
+        return;
+    }
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
+
+    const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
+    const int rowb = a.pw * 4;
+    /* The thread's A rows: output channels (alt ? 0 : 64 wg) + 16 wq + g and + 8 of the block; its first
+     * column: the window element gsh + (fp32: t, 16-bit: 2t). */
+    const uint32_t aoff = a.xb + (((alt ? 0 : 64 * wg) + 16 * wq + g) * a.pw) * 4 + (gsh + (HALF ? 2 * t : t)) * (int)sizeof(T);
+    float acc[NK][BN / 2];
+#pragma unroll
+    for (int j = 0; j < NK; ++j)
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) acc[j][i] = 0.f;
+
+    int prev = -1; /* the stage whose MMAs may still be pending */
+    for (int it = alt ? wg : 0; it < iters; it += alt ? 2 : 1) {
+        const int s = it % a.stages;
+        mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
+        const uint32_t st = sbase + s * a.sb;
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) {
+            /* The A fragments of every tap at k-step kk: registers (row g, k lo), (row g+8, k lo),
+             * (row g, k hi), (row g+8, k hi); fp32 k = t, t+4, 16-bit (2t, 2t+1), (2t+8, 2t+9).
+             * TF32: rounded to nearest by adding half an ulp (the MMA ignores the 13 low bits). */
+            uint32_t af[NK][4];
+#pragma unroll
+            for (int j = 0; j < NK; ++j) {
+                const uint32_t pa = st + aoff + (kk * (HALF ? 16 : 8) + j * a.d) * (int)sizeof(T);
+                if constexpr (HALF) {
+                    if ((pa & 3) == 0) { /* an even shift: the pairs are whole words */
+                        af[j][0] = lds_u32(pa);
+                        af[j][1] = lds_u32(pa + 8 * rowb);
+                        af[j][2] = lds_u32(pa + 16);
+                        af[j][3] = lds_u32(pa + 8 * rowb + 16);
+                    } else {
+                        af[j][0] = lds_u16(pa) | (lds_u16(pa + 2) << 16);
+                        af[j][1] = lds_u16(pa + 8 * rowb) | (lds_u16(pa + 8 * rowb + 2) << 16);
+                        af[j][2] = lds_u16(pa + 16) | (lds_u16(pa + 18) << 16);
+                        af[j][3] = lds_u16(pa + 8 * rowb + 16) | (lds_u16(pa + 8 * rowb + 18) << 16);
+                    }
+                } else {
+                    af[j][0] = lds_u32(pa) + 0x1000u;
+                    af[j][1] = lds_u32(pa + 8 * rowb) + 0x1000u;
+                    af[j][2] = lds_u32(pa + 16) + 0x1000u;
+                    af[j][3] = lds_u32(pa + 8 * rowb + 16) + 0x1000u;
+                }
+            }
+            wg_fence();
+#pragma unroll
+            for (int j = 0; j < NK; ++j) {
+                wg_mma_rs<TY, BN>::run(acc[j], af[j], desc_sw128(st + kk * 32));
+            }
+            wg_commit();
+            /* At most this step pending: the previous step's fragments may be reloaded, and once the
+             * first step of a stage is issued, the previous stage is free. */
+            wg_wait<1>();
+            if (kk == 0 && prev >= 0 && lane == 0) mbar_arrive(empty0 + 8 * prev);
+        }
+        prev = s;
+    }
+    wg_wait<0>();
+    if (prev >= 0 && lane == 0) mbar_arrive(empty0 + 8 * prev);
+
+    /* Partials: acc[j][4i + u] is row (co) 16 wq + g, column (ci) 8i + 2t + u; acc[j][4i + 2 + u] row + 8. */
+    const int slot = alt ? 2 * sp + wg : sp;
+    const int cob = co0 + (alt ? 0 : 64 * wg) + 16 * wq + g;
+#pragma unroll
+    for (int j = 0; j < NK; ++j) {
+        if (k0 + j >= a.K) break;
+        float *wsk = a.ws + ((int64_t)slot * a.K + k0 + j) * a.cout * a.cin;
+#pragma unroll
+        for (int i = 0; i < BN / 8; ++i) {
+            const int ci = ci0 + 8 * i + 2 * t;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int co = cob + 8 * h;
+                if (co >= a.cout || ci >= a.cin) continue;
+                float *dst = wsk + (int64_t)co * a.cin + ci;
+                if ((a.cin & 1) == 0) { /* ci even: 8-byte aligned */
+                    *reinterpret_cast<float2 *>(dst) = make_float2(acc[j][4 * i + 2 * h], acc[j][4 * i + 2 * h + 1]);
+                } else {
+                    dst[0] = acc[j][4 * i + 2 * h];
+                    if (ci + 1 < a.cin) dst[1] = acc[j][4 * i + 2 * h + 1];
+                }
+            }
+        }
+    }
+#else
+    __trap(); /* not built for sm_90a: the host never launches it */
+#endif
+}
+
+/* grad_w[ci, co, k] = sum over slots (in order) of partial[slot][k][co][ci]. */
+template <int TY>
+__global__ void rs_bw_reduce_kernel(const float *ws, typename wg_type<TY>::T *gw, int cin, int cout, int K, int slots) {
+    const int64_t total = (int64_t)cin * cout * K, slab = total;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        /* e walks the partials' layout [k][co][ci] (coalesced reads); the store scatters into [ci][co][k]. */
+        const int ci = (int)(e % cin);
+        const int64_t r = e / cin;
+        const int co = (int)(r % cout), k = (int)(r / cout);
+        float v = 0.f;
+        for (int s = 0; s < slots; ++s) v += ws[s * slab + e];
+        gw[((int64_t)ci * cout + co) * K + k] = wg_type<TY>::from_f(v);
+    }
+}
+
+bool rs_bw_built() {
+    static int built = -1;
+    if (built < 0) {
+        cudaFuncAttributes fa;
+        built = cudaFuncGetAttributes(&fa, bwd_weight_rs_kernel<WG_BF16, 64, 3>) == cudaSuccess &&
+                fa.ptxVersion >= 90 && fa.binaryVersion == 90;
+        cudaGetLastError();
+    }
+    return built == 1;
+}
+
+/* Splits of the flat reduction: the count whose blocks fill the SMs' waves best (tiles blocks per split),
+ * each split keeping at least 64 stages. A function of the problem and the SM count only. */
+int rs_pick_splits(int64_t tiles, int64_t chunks, int sms) {
+    int best = 1;
+    double best_t = 1e30;
+    for (int sp = 1; sp <= 1024 && chunks / sp >= 64 && tiles * sp <= 65535; ++sp) {
+        const double t = (double)((tiles * sp + sms - 1) / sms) / sp; /* waves x work per block */
+        if (t < best_t * 0.97) {
+            best_t = t;
+            best = sp;
+        }
+    }
+    return best;
+}
+
+template <int TY, int BN, int NK>
+convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+    typedef typename wg_type<TY>::T T;
+    const convt1d_params &P = pr.p;
+    const int es = (int)sizeof(T), kBK = kRow / es;
+    const int cin = (int)P.in_channels, cout = (int)P.out_channels, N = (int)P.batch, L = (int)P.in_length;
+    const int K = (int)P.kernel_size, d = (int)P.dilation;
+
+    RsBwArgs a;
+    a.gy = gy;
+    a.cin = cin;
+    a.cout = cout;
+    a.K = K;
+    a.d = d;
+    a.p = (int)P.padding;
+    a.L_out = (int)pr.out_length;
+    a.tgroups = (K + NK - 1) / NK;
+    a.R = cout <= 64 ? 64 : 128;
+    a.ci_tiles = (cin + BN - 1) / BN;
+    a.co_tiles = (cout + a.R - 1) / a.R;
+    a.qchunks = (L + kBK - 1) / kBK;
+    a.total = (int64_t)N * a.qchunks;
+    const int halo = (NK - 1) * d;
+    if (halo > kMaxHalo) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.ww = (es == 2 ? 1 : 0) + kBK + halo;          /* elements, with the 16-bit parity slack */
+    a.ww = (a.ww + 4 / es - 1) / (4 / es);           /* words */
+    a.pw = (a.ww + 27) / 32 * 32 + 4;                /* the least >= ww that is 4 (mod 32): conflict-free fragment loads */
+    a.xb = BN * kRow;
+    a.sb = (a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
+    a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
+    if (a.stages > 8) a.stages = 8;
+    if (a.stages < 3) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.bar_off = a.stages * a.sb;
+    const int smem = a.bar_off + a.stages * 16 + 1024;
+    const int64_t tiles = (int64_t)a.ci_tiles * a.co_tiles * a.tgroups;
+    if (tiles > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
+    a.splits = rs_pick_splits(tiles, a.total, sms);
+    const int slots = a.splits * (a.R == 64 ? 2 : 1);
+
+    CUtensorMap tmx;
+    if (!make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)N, kBK, BN, 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const size_t ws_bytes = (size_t)slots * K * cout * cin * sizeof(float);
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, ws_bytes, stream);
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma stride-1 backward-weight: scratch: %s", cudaGetErrorString(e));
+    a.ws = static_cast<float *>(scratch);
+    e = launch_big_smem<bwd_weight_rs_kernel<TY, BN, NK>>(dim3((unsigned)tiles, (unsigned)a.splits), kThreads, smem,
+                                                           stream, tmx, a);
+    if (e == cudaSuccess) {
+        const int64_t total = (int64_t)cin * cout * K;
+        const int blocks = (int)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
+        rs_bw_reduce_kernel<TY><<<blocks, 256, 0, stream>>>(a.ws, static_cast<T *>(gw), cin, cout, K, slots);
+        e = cudaGetLastError();
+    }
+    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    if (e == cudaSuccess) e = f;
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma stride-1 backward-weight launch failed: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+/* The tap count per block is a template parameter: a run-time count made the MMAs conditional, and ptxas
+ * then fenced each one (C7519). Up to 128 accumulator registers per thread: 64 input channels x 1..4
+ * taps, or 32 x 5..8 (more taps: equal groups of 5..8, the last one's excess computed and dropped). */
+template <int TY>
+convt1d_status rs_run_tile(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+    const int K = (int)pr.p.kernel_size;
+    const int nk = K <= 8 ? K : (K + (K + 7) / 8 - 1) / ((K + 7) / 8);
+    switch (nk) {
+    case 1: return rs_run<TY, 64, 1>(pr, gy, x, gw, stream);
+    case 2: return rs_run<TY, 64, 2>(pr, gy, x, gw, stream);
+    case 3: return rs_run<TY, 64, 3>(pr, gy, x, gw, stream);
+    case 4: return rs_run<TY, 64, 4>(pr, gy, x, gw, stream);
+    case 5: return rs_run<TY, 32, 5>(pr, gy, x, gw, stream);
+    case 6: return rs_run<TY, 32, 6>(pr, gy, x, gw, stream);
+    case 7: return rs_run<TY, 32, 7>(pr, gy, x, gw, stream);
+    default: return rs_run<TY, 32, 8>(pr, gy, x, gw, stream);
+    }
+}
+
+}  // namespace
+
+/* CONVT1D_WGMMA_BW_RS (read at every call, for tests and A/B timing): unset, the heuristic; 0 off; 1 every
+ * problem the kernel takes. */
+convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                     cudaStream_t stream) {
+    const char *ev = getenv("CONVT1D_WGMMA_BW_RS");
+    const int env = ev && ev[0] ? (ev[0] != '0') : -1;
+    const convt1d_params &P = pr.p;
+    const int ty = wg_kind(pr.dtype, pr.math);
+    if (env == 0 || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.groups != 1 || P.stride != 1 || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 ||
+        P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > kMaxHalo || P.padding > INT_MAX / 4)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int es = ty == WG_TF32 ? 4 : 2;
+    /* x through TMA: 16-byte rows and base; grad_y by 4-byte words: 16-bit rows of even length. */
+    if ((P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)grad_y & 3) != 0)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (es == 2 && (pr.out_length & 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !rs_bw_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Where it pays: both GEMM sides at least a warpgroup tile's worth. */
+    if (env < 0 && (P.in_channels < 16 || P.out_channels < 16)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    switch (ty) {
+    case WG_F16: return rs_run_tile<WG_F16>(pr, grad_y, x, grad_w, stream);
+    case WG_BF16: return rs_run_tile<WG_BF16>(pr, grad_y, x, grad_w, stream);
+    default: return rs_run_tile<WG_TF32>(pr, grad_y, x, grad_w, stream);
+    }
+}
