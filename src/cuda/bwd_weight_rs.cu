@@ -8,7 +8,11 @@
  * staged window of grad_y, [co][l0 - p + k0*d, + 128 bytes of positions + halo), serves every tap of the
  * block and nothing is copied in global memory (the strided kernel, bwd_weight_wgmma.cu, writes shifted
  * copies of x: at stride 1 they would triple KernelBench 64's traffic). grad_y rows need not be 16-byte
- * aligned (KernelBench 64: L_out = 65538), so the producer warpgroup stages them with 4-byte cp.async.
+ * aligned (KernelBench 64: L_out = 65538): each producer thread sends one row's window as a bulk copy of
+ * the 16-byte-aligned span around it, and the consumers read the window at that row's offset in the span
+ * (0..15 bytes). 4-byte cp.async, which first staged every chunk, moved ~0.45 words per clock per SM
+ * (run 62: KernelBench 64 TF32 11 ms); it remains for the chunks at a row's ends, where it zero-fills
+ * what lies outside the row.
  *
  * Block: a producer warpgroup and two consumer warpgroups of 64 output channels each (R = 128), or, when
  * C_out <= 64, both on the same 64 taking alternate stages (R = 64); x BN input channels x NK taps
@@ -37,7 +41,9 @@ struct RsBwArgs {
     int64_t total;        /* N * qchunks: the flat reduction */
     int splits;
     int stages, sb, xb;   /* stage count and bytes; the x box (at the stage's start, 1024-aligned) */
-    int pw, ww;           /* grad_y window: row pitch and words staged per row (4-byte words) */
+    int pw, ww;           /* grad_y window: row pitch and words staged per row by cp.async (4-byte words) */
+    int win;              /* window elements: the chunk's positions + the taps' halo */
+    uintptr_t gy_addr;    /* grad_y's address (the bulk spans' offsets) */
     int bar_off;
 };
 
@@ -68,10 +74,13 @@ __global__ void __launch_bounds__(kThreads, 1)
      * L_out is even, so every row starts on a word); gsh is the same for every chunk (l0 is even). */
     const int e_off = k0 * a.d - a.p;
     const int gsh = HALF ? (e_off & 1) : 0;
+    /* A chunk whose window starts e0 = l0 + e_off lies inside its row with 16 bytes to spare at both ends
+     * goes by bulk copies (the aligned span never leaves the tensor); else by cp.async with zero fill. */
+    auto by_bulk = [&](int l0) { const int e0 = l0 + e_off; return e0 >= 16 / (int)sizeof(T) && e0 + a.win + 16 / (int)sizeof(T) <= a.L_out; };
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
-            mbar_init(full0 + 8 * s, 1 + 128);     /* the expect_tx, and one cp.async arrival per producer thread */
+            mbar_init(full0 + 8 * s, 1 + 128);     /* the x box's expect_tx, and one arrival per producer thread */
             mbar_init(empty0 + 8 * s, alt ? 4 : 8); /* the consumer warps of the stage */
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -96,8 +105,26 @@ __global__ void __launch_bounds__(kThreads, 1)
                 mbar_expect_tx(bar, (uint32_t)a.xb);
                 tma_load_3d(st, &tmx, bar, l0, ci0, n);
             }
-            const int64_t e0 = (int64_t)l0 + e_off - gsh;
             const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
+            if (by_bulk(l0)) {
+                /* Thread r: row r's span [window start rounded down to 16 bytes, its end rounded up). */
+                uint32_t bytes = 0;
+                const char *src = nullptr;
+                if (ptid < rows) {
+                    const char *w0 = reinterpret_cast<const char *>(g0 + (int64_t)ptid * a.L_out + l0 + e_off);
+                    const int dl = (int)((uintptr_t)w0 & 15);
+                    src = w0 - dl;
+                    bytes = (uint32_t)((dl + a.win * (int)sizeof(T) + 15) & ~15);
+                }
+                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                if (bytes)
+                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                                     st + a.xb + ptid * a.pw * 4),
+                                 "l"(src), "r"(bytes), "r"(bar)
+                                 : "memory");
+                continue;
+            }
+            const int64_t e0 = (int64_t)l0 + e_off - gsh;
             for (int r = pwarp; r < rows; r += 4) {
                 const T *grow = g0 + (int64_t)r * a.L_out;
                 const uint32_t drow = st + a.xb + r * a.pw * 4;
@@ -118,9 +145,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
     const int rowb = a.pw * 4;
-    /* The thread's A rows: output channels (alt ? 0 : 64 wg) + 16 wq + g and + 8 of the block; its first
-     * column: the window element gsh + (fp32: t, 16-bit: 2t). */
-    const uint32_t aoff = a.xb + (((alt ? 0 : 64 * wg) + 16 * wq + g) * a.pw) * 4 + (gsh + (HALF ? 2 * t : t)) * (int)sizeof(T);
+    /* The thread's A rows: output channels r0 = (alt ? 0 : 64 wg) + 16 wq + g and r0 + 8 of the block; its
+     * first column: the window element (fp32: t, 16-bit: 2t), which sits in a row at byte gsh*es (cp.async
+     * chunks) or at the row's offset in its bulk span (the window start's address mod 16). */
+    const int r0 = (alt ? 0 : 64 * wg) + 16 * wq + g;
+    const uint32_t aoff = a.xb + r0 * rowb + (HALF ? 2 * t : t) * (int)sizeof(T);
+    const int64_t grow0 = (int64_t)co0 + r0; /* grad_y row of the thread's first A row, less n * cout */
     float acc[NK][BN / 2];
 #pragma unroll
     for (int j = 0; j < NK; ++j)
@@ -128,8 +158,20 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int i = 0; i < BN / 2; ++i) acc[j][i] = 0.f;
 
     int prev = -1; /* the stage whose MMAs may still be pending */
-    for (int it = alt ? wg : 0; it < iters; it += alt ? 2 : 1) {
+    const int step = alt ? 2 : 1;
+    int it = alt ? wg : 0;
+    int64_t n = (f0 + it) / a.qchunks;
+    int qc = (int)(f0 + it - n * a.qchunks);
+    for (; it < iters; it += step) {
         const int s = it % a.stages;
+        const int l0 = qc * kBK;
+        uint32_t o1 = gsh * (int)sizeof(T), o2 = o1; /* byte offsets of the window in rows r0, r0 + 8 */
+        if (by_bulk(l0)) {
+            const int64_t e = ((n * a.cout + grow0) * a.L_out + l0 + e_off) * (int64_t)sizeof(T);
+            o1 = (uint32_t)((a.gy_addr + e) & 15);
+            o2 = (uint32_t)((a.gy_addr + e + 8 * (int64_t)a.L_out * (int64_t)sizeof(T)) & 15);
+        }
+        for (qc += step; qc >= a.qchunks; qc -= a.qchunks) ++n;
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
         const uint32_t st = sbase + s * a.sb;
 #pragma unroll
@@ -140,24 +182,26 @@ __global__ void __launch_bounds__(kThreads, 1)
             uint32_t af[NK][4];
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
-                const uint32_t pa = st + aoff + (kk * (HALF ? 16 : 8) + j * a.d) * (int)sizeof(T);
+                const uint32_t c = st + aoff + (kk * (HALF ? 16 : 8) + j * a.d) * (int)sizeof(T);
+                const uint32_t pa = c + o1, pb = c + 8 * rowb + o2;
                 if constexpr (HALF) {
-                    if ((pa & 3) == 0) { /* an even shift: the pairs are whole words */
+                    /* Both rows' offsets are even or odd together (even L_out): one test for the warp. */
+                    if ((pa & 3) == 0) { /* the pairs are whole words */
                         af[j][0] = lds_u32(pa);
-                        af[j][1] = lds_u32(pa + 8 * rowb);
+                        af[j][1] = lds_u32(pb);
                         af[j][2] = lds_u32(pa + 16);
-                        af[j][3] = lds_u32(pa + 8 * rowb + 16);
+                        af[j][3] = lds_u32(pb + 16);
                     } else {
                         af[j][0] = lds_u16(pa) | (lds_u16(pa + 2) << 16);
-                        af[j][1] = lds_u16(pa + 8 * rowb) | (lds_u16(pa + 8 * rowb + 2) << 16);
+                        af[j][1] = lds_u16(pb) | (lds_u16(pb + 2) << 16);
                         af[j][2] = lds_u16(pa + 16) | (lds_u16(pa + 18) << 16);
-                        af[j][3] = lds_u16(pa + 8 * rowb + 16) | (lds_u16(pa + 8 * rowb + 18) << 16);
+                        af[j][3] = lds_u16(pb + 16) | (lds_u16(pb + 18) << 16);
                     }
                 } else {
                     af[j][0] = lds_u32(pa) + 0x1000u;
-                    af[j][1] = lds_u32(pa + 8 * rowb) + 0x1000u;
+                    af[j][1] = lds_u32(pb) + 0x1000u;
                     af[j][2] = lds_u32(pa + 16) + 0x1000u;
-                    af[j][3] = lds_u32(pa + 8 * rowb + 16) + 0x1000u;
+                    af[j][3] = lds_u32(pb + 16) + 0x1000u;
                 }
             }
             wg_fence();
@@ -270,9 +314,12 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     a.total = (int64_t)N * a.qchunks;
     const int halo = (NK - 1) * d;
     if (halo > kMaxHalo) return CONVT1D_ERROR_NOT_SUPPORTED;
-    a.ww = (es == 2 ? 1 : 0) + kBK + halo;          /* elements, with the 16-bit parity slack */
-    a.ww = (a.ww + 4 / es - 1) / (4 / es);           /* words */
-    a.pw = (a.ww + 27) / 32 * 32 + 4;                /* the least >= ww that is 4 (mod 32): conflict-free fragment loads */
+    a.win = kBK + halo;
+    a.gy_addr = (uintptr_t)gy;
+    a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
+    const int span_words = (15 + a.win * es + 15) / 16 * 4;      /* the longest bulk span */
+    const int need = a.ww > span_words ? a.ww : span_words;
+    a.pw = (need + 27) / 32 * 32 + 4; /* the least >= need that is 4 (mod 32): conflict-free fragment loads */
     a.xb = BN * kRow;
     a.sb = (a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
     a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
