@@ -37,13 +37,15 @@ struct RsBwArgs {
     int tgroups;          /* blocks along the taps (NK each) */
     int ci_tiles, co_tiles;
     int R;                /* output channels per block: 128 (one 64-row tile per warpgroup) or 64 (alternate stages) */
-    int qchunks;          /* 128-byte chunks of positions per sample */
+    int cps;              /* 128-byte chunks of positions per stage (1 or 2: one x box each) */
+    int qchunks;          /* stages' worth of positions per sample */
     int64_t total;        /* N * qchunks: the flat reduction */
     int splits;
     int stages, sb, xb;   /* stage count and bytes; the x box (at the stage's start, 1024-aligned) */
     int pw, ww;           /* grad_y window: row pitch and words staged per row by cp.async (4-byte words) */
     int win;              /* window elements: the chunk's positions + the taps' halo */
     uintptr_t gy_addr;    /* grad_y's address (the bulk spans' offsets) */
+    int warp_arrive;      /* bulk chunks: one expect_tx and one 32-count arrival per producer warp (else per thread) */
     int bar_off;
 };
 
@@ -54,7 +56,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     typedef wg_type<TY> E;
     typedef typename E::T T;
     constexpr bool HALF = sizeof(T) == 2;
-    constexpr int kBK = kRow / (int)sizeof(T); /* positions per stage */
+    constexpr int kBK = kRow / (int)sizeof(T); /* positions per 128-byte chunk (one x box) */
     constexpr int EW = 4 / (int)sizeof(T);     /* elements per staged word */
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
@@ -99,11 +101,11 @@ __global__ void __launch_bounds__(kThreads, 1)
             const int s = it % a.stages;
             if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
             const int64_t f = f0 + it;
-            const int n = (int)(f / a.qchunks), l0 = (int)(f - (int64_t)n * a.qchunks) * kBK;
+            const int n = (int)(f / a.qchunks), l0 = (int)(f - (int64_t)n * a.qchunks) * kBK * a.cps;
             const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
             if (ptid == 0) {
-                mbar_expect_tx(bar, (uint32_t)a.xb);
-                tma_load_3d(st, &tmx, bar, l0, ci0, n);
+                mbar_expect_tx(bar, (uint32_t)a.xb * a.cps);
+                for (int c = 0; c < a.cps; ++c) tma_load_3d(st + c * a.xb, &tmx, bar, l0 + c * kBK, ci0, n);
             }
             const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
             if (by_bulk(l0)) {
@@ -116,18 +118,32 @@ __global__ void __launch_bounds__(kThreads, 1)
                     src = w0 - dl;
                     bytes = (uint32_t)((dl + a.win * (int)sizeof(T) + 15) & ~15);
                 }
-                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                /* The barrier's transaction count and arrivals, once per warp (warp_arrive) or per thread. */
+                if (a.warp_arrive) {
+                    uint32_t wsum = bytes;
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1) wsum += __shfl_xor_sync(0xffffffffu, wsum, o);
+                    if (lane == 0)
+                        asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(wsum) : "memory");
+                    __syncwarp();
+                } else {
+                    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                }
                 if (bytes)
                     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     st + a.xb + ptid * a.pw * 4),
+                                     st + a.cps * a.xb + ptid * a.pw * 4),
                                  "l"(src), "r"(bytes), "r"(bar)
                                  : "memory");
+                if (a.warp_arrive) {
+                    __syncwarp();
+                    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], 32;" ::"r"(bar) : "memory");
+                }
                 continue;
             }
             const int64_t e0 = (int64_t)l0 + e_off - gsh;
             for (int r = pwarp; r < rows; r += 4) {
                 const T *grow = g0 + (int64_t)r * a.L_out;
-                const uint32_t drow = st + a.xb + r * a.pw * 4;
+                const uint32_t drow = st + a.cps * a.xb + r * a.pw * 4;
                 for (int wd = lane; wd < a.ww; wd += 32) {
                     const int64_t e = e0 + wd * EW;
                     const bool ok = e >= 0 && e < a.L_out;
@@ -149,7 +165,7 @@ __global__ void __launch_bounds__(kThreads, 1)
      * first column: the window element (fp32: t, 16-bit: 2t), which sits in a row at byte gsh*es (cp.async
      * chunks) or at the row's offset in its bulk span (the window start's address mod 16). */
     const int r0 = (alt ? 0 : 64 * wg) + 16 * wq + g;
-    const uint32_t aoff = a.xb + r0 * rowb + (HALF ? 2 * t : t) * (int)sizeof(T);
+    const uint32_t aoff = a.cps * a.xb + r0 * rowb + (HALF ? 2 * t : t) * (int)sizeof(T);
     const int64_t grow0 = (int64_t)co0 + r0; /* grad_y row of the thread's first A row, less n * cout */
     float acc[NK][BN / 2];
 #pragma unroll
@@ -164,7 +180,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     int qc = (int)(f0 + it - n * a.qchunks);
     for (; it < iters; it += step) {
         const int s = it % a.stages;
-        const int l0 = qc * kBK;
+        const int l0 = qc * kBK * a.cps;
         uint32_t o1 = gsh * (int)sizeof(T), o2 = o1; /* byte offsets of the window in rows r0, r0 + 8 */
         if (by_bulk(l0)) {
             const int64_t e = ((n * a.cout + grow0) * a.L_out + l0 + e_off) * (int64_t)sizeof(T);
@@ -174,6 +190,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (qc += step; qc >= a.qchunks; qc -= a.qchunks) ++n;
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
         const uint32_t st = sbase + s * a.sb;
+#pragma unroll 1
+        for (int c = 0; c < a.cps; ++c)
 #pragma unroll
         for (int kk = 0; kk < 4; ++kk) {
             /* The A fragments of every tap at k-step kk: registers (row g, k lo), (row g+8, k lo),
@@ -182,8 +200,8 @@ __global__ void __launch_bounds__(kThreads, 1)
             uint32_t af[NK][4];
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
-                const uint32_t c = st + aoff + (kk * (HALF ? 16 : 8) + j * a.d) * (int)sizeof(T);
-                const uint32_t pa = c + o1, pb = c + 8 * rowb + o2;
+                const uint32_t q = st + aoff + ((4 * c + kk) * (HALF ? 16 : 8) + j * a.d) * (int)sizeof(T);
+                const uint32_t pa = q + o1, pb = q + 8 * rowb + o2;
                 if constexpr (HALF) {
                     /* Both rows' offsets are even or odd together (even L_out): one test for the warp. */
                     if ((pa & 3) == 0) { /* the pairs are whole words */
@@ -207,13 +225,13 @@ __global__ void __launch_bounds__(kThreads, 1)
             wg_fence();
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
-                wg_mma_rs<TY, BN>::run(acc[j], af[j], desc_sw128(st + kk * 32));
+                wg_mma_rs<TY, BN>::run(acc[j], af[j], desc_sw128(st + c * a.xb + kk * 32));
             }
             wg_commit();
             /* At most this step pending: the previous step's fragments may be reloaded, and once the
              * first step of a stage is issued, the previous stage is free. */
             wg_wait<1>();
-            if (kk == 0 && prev >= 0 && lane == 0) mbar_arrive(empty0 + 8 * prev);
+            if (kk == 0 && c == 0 && prev >= 0 && lane == 0) mbar_arrive(empty0 + 8 * prev);
         }
         prev = s;
     }
@@ -310,18 +328,22 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     a.R = cout <= 64 ? 64 : 128;
     a.ci_tiles = (cin + BN - 1) / BN;
     a.co_tiles = (cout + a.R - 1) / a.R;
-    a.qchunks = (L + kBK - 1) / kBK;
+    const char *cv = getenv("CONVT1D_WGMMA_BW_RS_CPS"); /* A/B: 1 or 2 */
+    a.cps = cv && cv[0] == '2' ? 2 : 1;
+    a.qchunks = (L + kBK * a.cps - 1) / (kBK * a.cps);
     a.total = (int64_t)N * a.qchunks;
     const int halo = (NK - 1) * d;
     if (halo > kMaxHalo) return CONVT1D_ERROR_NOT_SUPPORTED;
-    a.win = kBK + halo;
+    a.win = kBK * a.cps + halo;
     a.gy_addr = (uintptr_t)gy;
+    const char *av = getenv("CONVT1D_WGMMA_BW_RS_ARRIVE"); /* A/B: "thread" */
+    a.warp_arrive = !(av && av[0] == 't');
     a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
     const int span_words = (15 + a.win * es + 15) / 16 * 4;      /* the longest bulk span */
     const int need = a.ww > span_words ? a.ww : span_words;
     a.pw = (need + 27) / 32 * 32 + 4; /* the least >= need that is 4 (mod 32): conflict-free fragment loads */
     a.xb = BN * kRow;
-    a.sb = (a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
+    a.sb = (a.cps * a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
     a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
     if (a.stages > 8) a.stages = 8;
     if (a.stages < 3) return CONVT1D_ERROR_NOT_SUPPORTED;
