@@ -314,13 +314,16 @@ STRIDE1 = [c for c in SHAPES if c["stride"] == 1] + [
 ]
 
 
-@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDE1, ids=[c["name"] for c in STRIDE1])
 def test_wgmma_grad_weight_stride1(c, dtype, tol, tf32, pick, monkeypatch):
+    # cpsN: up to N 128-byte chunks of positions per stage (the default is 2; fewer where 3 stages do not fit).
     torch.backends.cudnn.allow_tf32 = tf32
-    if pick == "forced":
+    if pick != "heuristic":
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS", "1")
+    if pick.startswith("cps"):
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_CPS", pick[3:])
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
     gw = grad_weight(c, x, w, b, gy)
