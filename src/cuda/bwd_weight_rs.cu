@@ -319,11 +319,15 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     if (halo > kMaxHalo) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.gy_addr = (uintptr_t)gy;
     a.xb = BN * kRow;
-    /* Chunks per stage: the most (up to 2, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
-     * stages. Every stage costs the producer a bulk copy per grad_y row and the consumers a barrier round,
-     * so longer stages pay: KernelBench 64 TF32 3.30 -> 2.13 ms, 74 1.64 -> 0.88 ms at 2 (run 64). */
-    const char *cv = getenv("CONVT1D_WGMMA_BW_RS_CPS");
-    const int cps_max = cv && cv[0] >= '1' && cv[0] <= '4' ? cv[0] - '0' : 2;
+    /* Chunks per stage: the most (up to 3, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
+     * stages (2 with CONVT1D_WGMMA_BW_RS_STAGES2=1 where the warpgroups share stages; alternate stages need
+     * 3 so that each warpgroup can hold one while the producer fills the next). Every stage costs the
+     * producer a bulk copy per grad_y row and the consumers a barrier round, so longer stages pay:
+     * KernelBench 64 TF32 3.30 -> 2.13 ms at 2 chunks (run 64), KernelBench 74 TF32 0.86 -> 0.63 ms at 3
+     * (run 65; 4: 0.65). */
+    const char *cv = getenv("CONVT1D_WGMMA_BW_RS_CPS"), *sv = getenv("CONVT1D_WGMMA_BW_RS_STAGES2");
+    const int cps_max = cv && cv[0] >= '1' && cv[0] <= '4' ? cv[0] - '0' : 3;
+    const int min_stages = a.R == 128 && sv && sv[0] == '1' ? 2 : 3;
     for (a.cps = cps_max; a.cps >= 1; --a.cps) {
         a.win = kBK * a.cps + halo;
         a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
@@ -333,7 +337,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
         a.sb = (a.cps * a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
         a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
         if (a.stages > 8) a.stages = 8;
-        if (a.stages >= 3) break;
+        if (a.stages >= min_stages) break;
     }
     if (a.cps < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.qchunks = (L + kBK * a.cps - 1) / (kBK * a.cps);
