@@ -10,6 +10,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
 timeout 130 python3 dev/python/ab_wgmma.py --kind bwd_weight --shapes kernelbench_64,kernelbench_74 --modes fp32,bf16 \
   --variants shipped,cps3s2=CONVT1D_WGMMA_BW_RS_CPS:3+CONVT1D_WGMMA_BW_RS_STAGES2:1 \
   --out $R/ab_bw_rs_stages.json 2>&1 | tail -4
-for f in test_cuda_wgmma.py test_cuda.py test_autograd.py test_compile.py test_module.py test_functional.py; do
-  (cd /tmp && timeout 200 python3 -m pytest -q -x --timeout=120 -p no:cacheprovider $OLDPWD/tests/python/$f > $R/pytest_$f.txt 2>&1; echo "$f exit $?"; grep -E "passed|failed|^E " $R/pytest_$f.txt | tail -4)
+for ft in test_cuda_wgmma.py:200 test_cuda.py:170 test_autograd.py:60 test_compile.py:60; do
+  f=${ft%%:*}; t=${ft##*:}
+  (cd /tmp && timeout $t python3 -m pytest -q -x --timeout=120 -p no:cacheprovider $OLDPWD/tests/python/$f > $R/pytest_$f.txt 2>&1; echo "$f exit $?"; grep -E "passed|failed|^E " $R/pytest_$f.txt | tail -4)
 done
