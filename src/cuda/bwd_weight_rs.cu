@@ -1,11 +1,12 @@
-/* Hopper grad_weight at stride 1 (groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
+/* Hopper grad_weight at strides 1..4 (groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
  *
- *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy[n, co, l - p + k*d]
+ *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy[n, co, l*s - p + k*d]
  *
  * Per tap k a GEMM D_k[co][ci] (M = C_out, N = C_in) reduced over (n, l). x is the B operand, K-major
  * (l contiguous), brought by TMA boxes with the 128-byte swizzle and never shifted; grad_y is the A
- * operand, read from shared memory into registers, where a tap's shift k*d is only an address offset: one
- * staged window of grad_y, [co][l0 - p + k0*d, + 128 bytes of positions + halo), serves every tap of the
+ * operand, read from shared memory into registers, where a tap's shift k*d and the stride's step between
+ * columns are only address arithmetic: one
+ * staged window of grad_y, [co][l0*s - p + k0*d, + s * the stage's positions + halo), serves every tap of the
  * block and nothing is copied in global memory (the strided kernel, bwd_weight_wgmma.cu, writes shifted
  * copies of x: at stride 1 they would triple KernelBench 64's traffic). grad_y rows need not be 16-byte
  * aligned (KernelBench 64: L_out = 65538): each producer thread sends one row's window as a bulk copy of
@@ -33,7 +34,7 @@ constexpr int kMaxHalo = 256;      /* staged positions beyond the chunk for the 
 struct RsBwArgs {
     float *ws;            /* partials [slots][K][cout][cin] */
     const void *gy;
-    int cin, cout, K, d, p, L_out;
+    int cin, cout, K, s, d, p, L_out;
     int tgroups;          /* blocks along the taps (NK each) */
     int ci_tiles, co_tiles;
     int R;                /* output channels per block: 128 (one 64-row tile per warpgroup) or 64 (alternate stages) */
@@ -71,13 +72,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int64_t f0 = a.total * sp / a.splits, f1 = a.total * (sp + 1) / a.splits;
     const int iters = (int)(f1 - f0);
     const bool alt = a.R == 64; /* the two consumer warpgroups take alternate stages of the same rows */
-    /* Window start of the chunk at l0: l0 - p + k0*d, lowered to an even element for 16-bit (whole words;
+    /* Window start of the chunk at l0: l0*s - p + k0*d, lowered to an even element for 16-bit (whole words;
      * L_out is even, so every row starts on a word); gsh is the same for every chunk (l0 is even). */
     const int e_off = k0 * a.d - a.p;
     const int gsh = HALF ? (e_off & 1) : 0;
-    /* A chunk whose window starts e0 = l0 + e_off lies inside its row with 16 bytes to spare at both ends
+    /* A chunk whose window starts e0 = l0*s + e_off lies inside its row with 16 bytes to spare at both ends
      * goes by bulk copies (the aligned span never leaves the tensor); else by cp.async with zero fill. */
-    auto by_bulk = [&](int l0) { const int e0 = l0 + e_off; return e0 >= 16 / (int)sizeof(T) && e0 + a.win + 16 / (int)sizeof(T) <= a.L_out; };
+    auto by_bulk = [&](int l0) {
+        const int64_t e0 = (int64_t)l0 * a.s + e_off;
+        return e0 >= 16 / (int)sizeof(T) && e0 + a.win + 16 / (int)sizeof(T) <= a.L_out;
+    };
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -112,7 +116,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                 uint32_t bytes = 0;
                 const char *src = nullptr;
                 if (ptid < rows) {
-                    const char *w0 = reinterpret_cast<const char *>(g0 + (int64_t)ptid * a.L_out + l0 + e_off);
+                    const char *w0 = reinterpret_cast<const char *>(g0 + (int64_t)ptid * a.L_out + (int64_t)l0 * a.s + e_off);
                     const int dl = (int)((uintptr_t)w0 & 15);
                     src = w0 - dl;
                     bytes = (uint32_t)((dl + a.win * (int)sizeof(T) + 15) & ~15);
@@ -127,7 +131,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                  : "memory");
                 continue;
             }
-            const int64_t e0 = (int64_t)l0 + e_off - gsh;
+            const int64_t e0 = (int64_t)l0 * a.s + e_off - gsh;
             for (int r = pwarp; r < rows; r += 4) {
                 const T *grow = g0 + (int64_t)r * a.L_out;
                 const uint32_t drow = st + a.cps * a.xb + r * a.pw * 4;
@@ -152,7 +156,9 @@ __global__ void __launch_bounds__(kThreads, 1)
      * first column: the window element (fp32: t, 16-bit: 2t), which sits in a row at byte gsh*es (cp.async
      * chunks) or at the row's offset in its bulk span (the window start's address mod 16). */
     const int r0 = (alt ? 0 : 64 * wg) + 16 * wq + g;
-    const uint32_t aoff = a.cps * a.xb + r0 * rowb + (HALF ? 2 * t : t) * (int)sizeof(T);
+    const uint32_t aoff = a.cps * a.xb + r0 * rowb + (HALF ? 2 * t : t) * a.s * (int)sizeof(T);
+    const int es_ = (int)sizeof(T), st4 = 4 * a.s * es_; /* bytes from column k to k + 4 (fp32) */
+    const int h1 = a.s * es_, h8 = 8 * a.s * es_;       /* 16-bit: from column 2t to 2t + 1, 2t + 8 */
     const int64_t grow0 = (int64_t)co0 + r0; /* grad_y row of the thread's first A row, less n * cout */
     float acc[NK][BN / 2];
 #pragma unroll
@@ -170,7 +176,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int l0 = qc * kBK * a.cps;
         uint32_t o1 = gsh * (int)sizeof(T), o2 = o1; /* byte offsets of the window in rows r0, r0 + 8 */
         if (by_bulk(l0)) {
-            const int64_t e = ((n * a.cout + grow0) * a.L_out + l0 + e_off) * (int64_t)sizeof(T);
+            const int64_t e = ((n * a.cout + grow0) * a.L_out + (int64_t)l0 * a.s + e_off) * (int64_t)sizeof(T);
             o1 = (uint32_t)((a.gy_addr + e) & 15);
             o2 = (uint32_t)((a.gy_addr + e + 8 * (int64_t)a.L_out * (int64_t)sizeof(T)) & 15);
         }
@@ -187,26 +193,27 @@ __global__ void __launch_bounds__(kThreads, 1)
             uint32_t af[NK][4];
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
-                const uint32_t q = st + aoff + ((4 * c + kk) * (HALF ? 16 : 8) + j * a.d) * (int)sizeof(T);
+                const uint32_t q = st + aoff + ((4 * c + kk) * (HALF ? 16 : 8) * a.s + j * a.d) * es_;
                 const uint32_t pa = q + o1, pb = q + 8 * rowb + o2;
                 if constexpr (HALF) {
-                    /* Both rows' offsets are even or odd together (even L_out): one test for the warp. */
-                    if ((pa & 3) == 0) { /* the pairs are whole words */
+                    /* Stride 1: both rows' offsets are even or odd together (even L_out), one test for the
+                     * warp; strided, the pair's two columns are s elements apart. */
+                    if (a.s == 1 && (pa & 3) == 0) { /* the pairs are whole words */
                         af[j][0] = lds_u32(pa);
                         af[j][1] = lds_u32(pb);
                         af[j][2] = lds_u32(pa + 16);
                         af[j][3] = lds_u32(pb + 16);
                     } else {
-                        af[j][0] = lds_u16(pa) | (lds_u16(pa + 2) << 16);
-                        af[j][1] = lds_u16(pb) | (lds_u16(pb + 2) << 16);
-                        af[j][2] = lds_u16(pa + 16) | (lds_u16(pa + 18) << 16);
-                        af[j][3] = lds_u16(pb + 16) | (lds_u16(pb + 18) << 16);
+                        af[j][0] = lds_u16(pa) | (lds_u16(pa + h1) << 16);
+                        af[j][1] = lds_u16(pb) | (lds_u16(pb + h1) << 16);
+                        af[j][2] = lds_u16(pa + h8) | (lds_u16(pa + h8 + h1) << 16);
+                        af[j][3] = lds_u16(pb + h8) | (lds_u16(pb + h8 + h1) << 16);
                     }
                 } else {
                     af[j][0] = lds_u32(pa) + 0x1000u;
                     af[j][1] = lds_u32(pb) + 0x1000u;
-                    af[j][2] = lds_u32(pa + 16) + 0x1000u;
-                    af[j][3] = lds_u32(pb + 16) + 0x1000u;
+                    af[j][2] = lds_u32(pa + st4) + 0x1000u;
+                    af[j][3] = lds_u32(pb + st4) + 0x1000u;
                 }
             }
             wg_fence();
@@ -308,6 +315,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     a.cin = cin;
     a.cout = cout;
     a.K = K;
+    a.s = (int)P.stride;
     a.d = d;
     a.p = (int)P.padding;
     a.L_out = (int)pr.out_length;
@@ -329,7 +337,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int cps_max = cv && cv[0] >= '1' && cv[0] <= '4' ? cv[0] - '0' : 3;
     const int min_stages = a.R == 128 && sv && sv[0] == '1' ? 2 : 3;
     for (a.cps = cps_max; a.cps >= 1; --a.cps) {
-        a.win = kBK * a.cps + halo;
+        a.win = a.s * (kBK * a.cps - 1) + 1 + halo;
         a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
         const int span_words = (15 + a.win * es + 15) / 16 * 4;      /* the longest bulk span */
         const int need = a.ww > span_words ? a.ww : span_words;
@@ -403,7 +411,9 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
     if (env == 0 || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (P.groups != 1 || P.stride != 1 || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Strides up to 4: a stage's grad_y window is s times its positions (larger strides: the phase-plane
+     * kernel of bwd_weight_wgmma.cu). */
+    if (P.groups != 1 || P.stride > 4 || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 ||
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > kMaxHalo || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;

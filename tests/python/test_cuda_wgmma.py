@@ -245,8 +245,9 @@ def grad_weight_case(c, dtype, gen):
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_weight(c, dtype, tol, tf32, pick, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
-    if pick != "heuristic":
+    if pick != "heuristic":  # the phase-plane kernel, not the register-A one that takes strides up to 4 first
         monkeypatch.setenv("CONVT1D_WGMMA_BW", "1")
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS", "0")
     if pick == "chunked":  # about one sample per batch chunk: partials added chunk after chunk
         monkeypatch.setenv("CONVT1D_WGMMA_BW_SCRATCH", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
@@ -298,15 +299,15 @@ def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
     assert rel_err(gx, gx64) <= tol
 
 
-# Stride-1 grad_weight on the register-A kernel (src/cuda/bwd_weight_rs.cu): grad_y in registers with each
-# tap's shift as an address offset, x by TMA. Forced (CONVT1D_WGMMA_BW_RS=1) and as shipped, on the
-# stride-1 shapes above (one tap, 3, 5 and 9 taps: 9 runs two tap groups of 5 with the excess tap dropped;
+# grad_weight on the register-A kernel (src/cuda/bwd_weight_rs.cu; strides 1..4): grad_y in registers with
+# each tap's shift and the stride as address arithmetic, x by TMA. Forced (CONVT1D_WGMMA_BW_RS=1) and as
+# shipped, on the stride-1 and stride-2..4 shapes above (one tap, 3, 5 and 9 taps: 9 runs two tap groups of 5 with the excess tap dropped;
 # padding past the span; C_out <= 64, where the two consumer warpgroups take alternate stages) and a few
 # made for it: odd C_in and C_out (scalar partial stores, rows past C_out unstaged), C_out between 64 and
 # 128 (a half-empty second warpgroup), 16 taps (two groups of 8), a batch row split across reduction
 # splits. Shapes it does not take (x rows no 16-byte multiple, 16-bit grad_y of odd length, strict fp32)
 # fall back and must still be right. grad_w's memory is poisoned first.
-STRIDE1 = [c for c in SHAPES if c["stride"] == 1] + [
+RS_BW = [c for c in SHAPES if c["stride"] <= 4] + [
     shape("s1_odd_channels", 3, 37, 45, 3, 1024, padding=1),
     shape("s1_cout_100", 2, 64, 100, 4, 2048, dilation=2),
     shape("s1_k16_aligned", 2, 64, 48, 16, 512, padding=5),
@@ -316,8 +317,8 @@ STRIDE1 = [c for c in SHAPES if c["stride"] == 1] + [
 
 @pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
-@pytest.mark.parametrize("c", STRIDE1, ids=[c["name"] for c in STRIDE1])
-def test_wgmma_grad_weight_stride1(c, dtype, tol, tf32, pick, monkeypatch):
+@pytest.mark.parametrize("c", RS_BW, ids=[c["name"] for c in RS_BW])
+def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
     # cpsN: up to N 128-byte chunks of positions per stage (the default is 2; fewer where 3 stages do not fit).
     torch.backends.cudnn.allow_tf32 = tf32
     if pick != "heuristic":
@@ -333,15 +334,18 @@ def test_wgmma_grad_weight_stride1(c, dtype, tol, tf32, pick, monkeypatch):
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
-@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], STRIDE1[-1]], ids=["kb64_like", "kb74_like", "long_batch1"])
-def test_wgmma_grad_weight_stride1_taken(c, dtype, tol, tf32):
-    # As shipped, these stride-1 grad_weights run bwd_weight_rs_kernel (a silent fallback would pass the
-    # checks above), and twice in a row give bitwise the same gradient (fixed splits, slots summed in order).
+@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], RS_BW[-1], SHAPES[2], SHAPES[4]],
+                         ids=["kb64_like", "kb74_like", "long_batch1", "kb79_like", "hifigan_up3_like"])
+def test_wgmma_grad_weight_rs_taken(c, dtype, tol, tf32):
+    # As shipped, these grad_weights run bwd_weight_rs_kernel (a silent fallback would pass the checks
+    # above; kb79_like in 16-bit has an odd grad_y length and must not), and twice in a row give bitwise the
+    # same gradient (fixed splits, slots summed in order).
     torch.backends.cudnn.allow_tf32 = tf32
+    expected = dtype == torch.float32 or out_len(c) % 2 == 0
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
     out = {}
     names = kernels_run(lambda: out.setdefault("gw", grad_weight(c, x, w, b, gy)))
-    assert any("bwd_weight_rs_kernel" in n for n in names), names
+    assert any("bwd_weight_rs_kernel" in n for n in names) == expected, names
     assert rel_err(out["gw"], gw64) <= tol
     assert torch.equal(grad_weight(c, x, w, b, gy), out["gw"])
