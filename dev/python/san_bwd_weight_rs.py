@@ -12,6 +12,7 @@ import convt1d  # noqa: E402
 from helpers import kwargs, make_inputs, ref, rel_err  # noqa: E402
 
 os.environ["CONVT1D_WGMMA_BW_RS"] = "1"
+os.environ["CONVT1D_WGMMA_BW_RS_STRIDED"] = "1"  # the opt-in strides 2..4 too
 
 
 def case(name, N, Cin, Cout, K, L, padding=0, dilation=1, stride=1, output_padding=0):

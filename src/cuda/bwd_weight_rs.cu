@@ -1,4 +1,4 @@
-/* Hopper grad_weight at strides 1..4 (groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
+/* Hopper grad_weight at stride 1 (2..4 as an experiment; groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
  *
  *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy[n, co, l*s - p + k*d]
  *
@@ -411,9 +411,13 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
     if (env == 0 || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* Strides up to 4: a stage's grad_y window is s times its positions (larger strides: the phase-plane
-     * kernel of bwd_weight_wgmma.cu). */
-    if (P.groups != 1 || P.stride > 4 || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Strides 2..4 (a stage's grad_y window is s times its positions) only with CONVT1D_WGMMA_BW_RS_STRIDED=1,
+     * an experiment: 1.6-1.8x faster than the kernels they replace on hifigan_up3 / up4 (run 69), but
+     * KernelBench 79 TF32 ended in an unspecified launch failure on a repeated call (run 68/69; clean under
+     * compute-sanitizer, cause not found). Larger strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
+    const char *sv = getenv("CONVT1D_WGMMA_BW_RS_STRIDED");
+    const int max_stride = sv && sv[0] == '1' ? 4 : 1;
+    if (P.groups != 1 || P.stride > max_stride || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 ||
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > kMaxHalo || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;

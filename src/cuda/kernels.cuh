@@ -47,8 +47,8 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
  * planes of grad_y and shifted copies of x in scratch from cudaMallocAsync, a deterministic split
  * reduction. Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for anything it does not
  * take (or where its heuristic prefers the mma.sync kernel). */
-/* Hopper (sm_90a) grad_weight at strides 1..4 (bwd_weight_rs.cu): wgmma with grad_y in registers, x by
- * TMA; groups == 1, fp16 / bf16 / TF32. NOT_SUPPORTED where it does not apply (the caller falls back). */
+/* Hopper (sm_90a) grad_weight at stride 1 (bwd_weight_rs.cu; 2..4 as an opt-in experiment): wgmma with
+ * grad_y in registers, x by TMA; groups == 1, fp16 / bf16 / TF32. NOT_SUPPORTED where it does not apply (the caller falls back). */
 convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                      cudaStream_t stream);
 convt1d_status convt1d_bwd_weight_wgmma(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
