@@ -2,7 +2,7 @@
 # Run 70: the committed forward+backward results with the stride-1 register-A grad_weight (library 83e2be5:
 # strides 2..4 opt-in after runs 68-69). First its grad_weight tests and a stress loop (2000 calls per
 # KernelBench 64 / 74 mode, the run-69 failure was on a repeated call), then the backward suite; the
-# forward is unchanged since run 58 (h200_fwd.json). (Run 67's script was superseded before it ran.)
+# forward is unchanged since run 58 (h200_fwd.json).
 set -u
 export PYTHONPATH=$PWD/python
 R=$OUT/r; mkdir -p $R
