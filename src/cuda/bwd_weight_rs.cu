@@ -276,32 +276,6 @@ __global__ void rs_bw_reduce_kernel(const float *ws, typename wg_type<TY>::T *gw
     }
 }
 
-bool rs_bw_built() {
-    static int built = -1;
-    if (built < 0) {
-        cudaFuncAttributes fa;
-        built = cudaFuncGetAttributes(&fa, bwd_weight_rs_kernel<WG_BF16, 64, 3>) == cudaSuccess &&
-                fa.ptxVersion >= 90 && fa.binaryVersion == 90;
-        cudaGetLastError();
-    }
-    return built == 1;
-}
-
-/* Splits of the flat reduction: the count whose blocks fill the SMs' waves best (tiles blocks per split),
- * each split keeping at least 64 stages. A function of the problem and the SM count only. */
-int rs_pick_splits(int64_t tiles, int64_t chunks, int sms) {
-    int best = 1;
-    double best_t = 1e30;
-    for (int sp = 1; sp <= 1024 && chunks / sp >= 64 && tiles * sp <= 65535; ++sp) {
-        const double t = (double)((tiles * sp + sms - 1) / sms) / sp; /* waves x work per block */
-        if (t < best_t * 0.97) {
-            best_t = t;
-            best = sp;
-        }
-    }
-    return best;
-}
-
 template <int TY, int BN, int NK>
 convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
     typedef typename wg_type<TY>::T T;
@@ -355,7 +329,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int64_t tiles = (int64_t)a.ci_tiles * a.co_tiles * a.tgroups;
     if (tiles > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    a.splits = rs_pick_splits(tiles, a.total, sms);
+    a.splits = pick_splits(tiles, a.total, sms, 1024, 64, 65535); /* each split at least 64 stages */
     const int slots = a.splits * (a.R == 64 ? 2 : 1);
 
     CUtensorMap tmx;
@@ -426,7 +400,7 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     if ((P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)grad_y & 3) != 0)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     if (es == 2 && (pr.out_length & 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (convt1d_sm_major() != 9 || !rs_bw_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !sm90a_built<bwd_weight_rs_kernel<WG_BF16, 64, 3>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Where it pays: both GEMM sides at least a warpgroup tile's worth. */
     if (env < 0 && (P.in_channels < 16 || P.out_channels < 16)) return CONVT1D_ERROR_NOT_SUPPORTED;
     switch (ty) {

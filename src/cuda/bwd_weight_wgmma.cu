@@ -248,37 +248,10 @@ __global__ void bw_reduce_kernel(const float *ws, typename wg_type<TY>::T *gw, i
     }
 }
 
-bool bw_built() {
-    static int built = -1;
-    if (built < 0) {
-        cudaFuncAttributes fa;
-        built = cudaFuncGetAttributes(&fa, bwd_weight_wgmma_kernel<WG_BF16, 256>) == cudaSuccess &&
-                fa.ptxVersion >= 90 && fa.binaryVersion == 90;
-        cudaGetLastError();
-    }
-    return built == 1;
-}
-
 template <int TY, int BN>
 cudaError_t launch_gemm(const CUtensorMap &tmx, const CUtensorMap &tmg, const BwArgs &a, dim3 grid, int smem,
                         cudaStream_t stream) {
     return launch_big_smem<bwd_weight_wgmma_kernel<TY, BN>>(grid, kThreads, smem, stream, tmx, tmg, a);
-}
-
-/* Splits of the (n, q) reduction: the count in [1, 64] whose blocks fill the SMs' waves best (tiles
- * blocks per split), each split keeping at least 32 stages. A function of the problem only. */
-int pick_splits(int64_t tiles, int64_t chunks, int sms) {
-    int best = 1;
-    double best_t = 1e30;
-    for (int sp = 1; sp <= 64 && chunks / sp >= 32; ++sp) {
-        const int64_t blocks = tiles * sp;
-        const double t = (double)((blocks + sms - 1) / sms) / sp; /* waves x work per block */
-        if (t < best_t * 0.97) {
-            best_t = t;
-            best = sp;
-        }
-    }
-    return best;
 }
 
 template <int TY, int BN>
@@ -309,7 +282,7 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     const int64_t ci_tiles = (cin + kBM - 1) / kBM, r_tiles = (rows + BN - 1) / BN;
     if (r_tiles > 65535 || ci_tiles > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    const int splits = pick_splits(ci_tiles * r_tiles * Tn, (int64_t)nb * qchunks, sms);
+    const int splits = pick_splits(ci_tiles * r_tiles * Tn, (int64_t)nb * qchunks, sms, 64, 32, INT64_MAX); /* 1..64 splits of >= 32 stages */
     if ((int64_t)Tn * splits > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     BwArgs a;
@@ -402,7 +375,7 @@ convt1d_status convt1d_bwd_weight_wgmma(const convt1d_problem &pr, const void *g
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 || P.out_channels > 65535 ||
         P.kernel_size > 4096 || P.dilation > 65535 || P.padding > INT_MAX / 4 || P.batch > INT_MAX / 64)
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (convt1d_sm_major() != 9 || !bw_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !sm90a_built<bwd_weight_wgmma_kernel<WG_BF16, 256>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t Tn = ((P.kernel_size - 1) * P.dilation) / P.stride + 1;
     if (Tn > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Where it pays: the planes and the shifted copies are two extra passes, repaid when the GEMM is

@@ -914,16 +914,6 @@ cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtenso
 }
 
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
-bool wgmma_built() {
-    static int built = -1;
-    if (built < 0) {
-        cudaFuncAttributes fa;
-        built = cudaFuncGetAttributes(&fa, fwd_wgmma_kernel<WG_BF16, 128, 1>) == cudaSuccess && fa.ptxVersion >= 90 &&
-                fa.binaryVersion == 90;
-        cudaGetLastError();
-    }
-    return built == 1;
-}
 
 /* Position tiles per batch row: output o = q*ps + r - p puts every phase's q in [p/ps, (p + L_out - 1)/ps]. */
 int64_t q_tile_count(const WgArgs &a) {
@@ -1375,7 +1365,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.stride > 64 || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (convt1d_sm_major() != 9 || !wgmma_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !sm90a_built<fwd_wgmma_kernel<WG_BF16, 128, 1>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
     WgArgs a;
@@ -1427,7 +1417,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     if (P.in_length >= INT_MAX / 4 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
         P.out_channels * P.stride > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (convt1d_sm_major() != 9 || !wgmma_built()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !sm90a_built<fwd_wgmma_kernel<WG_BF16, 128, 1>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
     WgArgs a;
     a.bias = nullptr;

@@ -262,6 +262,34 @@ bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1
               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+/* Whether this library was built with sm_90a code for Kern (the wgmma kernels exist only there; elsewhere
+ * the host must not launch them). Asked once per kernel and process. */
+template <auto Kern> bool sm90a_built() {
+    static int built = -1;
+    if (built < 0) {
+        cudaFuncAttributes fa;
+        built = cudaFuncGetAttributes(&fa, Kern) == cudaSuccess && fa.ptxVersion >= 90 && fa.binaryVersion == 90;
+        cudaGetLastError();
+    }
+    return built == 1;
+}
+
+/* Splits of a flat reduction of `chunks` stages run by `tiles` blocks each: the count in [1, max_splits]
+ * whose blocks fill the SMs' waves best, each split keeping at least min_chunks stages and the grid at most
+ * max_blocks blocks. A function of the problem and the SM count only (fixed splits: deterministic sums). */
+inline int pick_splits(int64_t tiles, int64_t chunks, int sms, int max_splits, int64_t min_chunks, int64_t max_blocks) {
+    int best = 1;
+    double best_t = 1e30;
+    for (int sp = 1; sp <= max_splits && chunks / sp >= min_chunks && tiles * sp <= max_blocks; ++sp) {
+        const double t = (double)((tiles * sp + sms - 1) / sms) / sp; /* waves x work per block */
+        if (t < best_t * 0.97) {
+            best_t = t;
+            best = sp;
+        }
+    }
+    return best;
+}
+
 /* Launch a Hopper kernel that takes up to kWgMaxSmem bytes of dynamic shared memory: the opt-in limit is
  * raised once per kernel (per instantiation of this template) and per process. */
 constexpr int kWgMaxSmem = 227 * 1024;
