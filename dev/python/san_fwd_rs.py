@@ -1,7 +1,8 @@
 """compute-sanitizer target: the register-A wgmma forward (CONVT1D_WGMMA_RS=1) on small stride-1 and
-merged-stride shapes, every kind and tile, resident weights, both epilogues, the input staged by TMA and by cp.async, the stride-1 grad_input through it (adjoint
-weights; grad_y's rows are no 16-byte multiple there, so cp.async), and the strided grad_input reading grad_y
-in place (BI mode; stride 5: chunks holding partial grad_y rows).
+merged-stride shapes, every kind and tile, resident weights, both epilogues, the input staged by TMA, by
+bulk copies per row and by cp.async, the stride-1 grad_input through it (adjoint weights; grad_y's rows are
+no 16-byte multiple there, so bulk copies; odd_rows: odd lengths, rows at odd 16-bit offsets), and the
+strided grad_input reading grad_y in place (BI mode; stride 5: chunks holding partial grad_y rows).
 Prints the worst relative error per case."""
 import os
 import sys
@@ -20,13 +21,18 @@ cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, paddi
          dict(name="s4_wide", N=2, Cin=64, Cout=80, K=7, L=264, stride=4, padding=3, output_padding=0, groups=1,
               dilation=1, bias=True),
          dict(name="s5_partial_rows", N=2, Cin=64, Cout=40, K=10, L=258, stride=5, padding=3, output_padding=1,
-              groups=1, dilation=1, bias=True)]
+              groups=1, dilation=1, bias=True),
+         dict(name="odd_rows", N=3, Cin=72, Cout=40, K=3, L=1001, stride=1, padding=0, output_padding=0, groups=1,
+              dilation=2, bias=True)]
 os.environ["CONVT1D_BWD_INPUT"] = "wgmma"  # strided grad_input on the RS kernel too (BI mode)
 for c in cases:
     for dtype, tf32 in [(torch.bfloat16, True), (torch.float16, True), (torch.float32, True), (torch.float32, False)]:
-        for tile in ["", "64x1", "64x2", "128x1", "128x2", "256x1", "cp", "wres", "direct", "staged", "pp"]:
-            os.environ["CONVT1D_WGMMA_RS_TILE"] = "" if tile in ("cp", "wres", "direct", "staged", "pp") else tile
+        tiles = "auto,64x1,64x2,128x1,128x2,256x1,cp,bulk,wres,direct,staged,pp"
+        for tile in os.environ.get("SAN_TILES", tiles).split(","):  # SAN_TILES=auto,bulk: a subset
+            tile = "" if tile == "auto" else tile
+            os.environ["CONVT1D_WGMMA_RS_TILE"] = "" if tile in ("cp", "bulk", "wres", "direct", "staged", "pp") else tile
             os.environ["CONVT1D_WGMMA_RS_CPASYNC"] = "1" if tile == "cp" else ""
+            os.environ["CONVT1D_WGMMA_RS_BULK"] = "1" if tile == "bulk" else ""  # bulk rows even where TMA could
             os.environ["CONVT1D_WGMMA_RS_WRES"] = "1" if tile == "wres" else ""  # weights resident wherever they fit
             os.environ["CONVT1D_WGMMA_RS_EPI"] = tile if tile in ("direct", "staged") else ""  # epilogue forced
             os.environ["CONVT1D_WGMMA_RS_PP"] = "1" if tile == "pp" else ""  # ping-pong tiles

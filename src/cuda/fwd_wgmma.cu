@@ -69,10 +69,12 @@ struct WgArgs {
     int sb;      /* stage bytes (1024-byte multiple) */
     int txb;     /* bytes TMA delivers per stage */
     int q_tiles, r_tiles, N; /* the persistent grid's tiles: q tiles x row tiles x batch */
-    /* Input staging: 1 = TMA boxes; 0 = the producer warpgroup's 8-byte cp.async (rows that TMA cannot
-     * address: a row pitch that is not a 16-byte multiple, or x not 16-byte aligned). */
-    int xtma;
-    const void *x;   /* the input, for the cp.async path */
+    /* Input staging (XS_*): TMA boxes; the producer warpgroup's 8-byte cp.async; or one bulk copy per box
+     * row (rows that TMA cannot address: a row pitch that is not a 16-byte multiple). */
+    int xstage;
+    int xpitch;      /* bytes between the channel rows of a staged box (win * es, except XS_BULK) */
+    int wcols;       /* XS_BULK: window columns a row brings (128 + hal) */
+    const void *x;   /* the input, for the cp.async and bulk paths */
     int cin, L;      /* its channels and length */
     /* Register-A grad_input (BI): the input is grad_y read as s*C_out phase channels c = co*gs + b,
      * X[c, u] = gy[co][u*gs + b - gp]; a box row holds the raw grad_y segment of one co (gpitch elements
@@ -90,6 +92,8 @@ struct WgArgs {
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int q_tiles_pp; /* q tiles at that size */
 };
+
+enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
 __host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow; }
@@ -280,9 +284,13 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * boxes of [kBK channels][win positions] (no swizzle), one per 128 block positions. Row pitch win is 8
  * (mod 32) words (fp32) or 16 (mod 128) bytes (16-bit): the A fragment loads (lanes: 8 positions x 4
  * channel rows) hit 32 distinct banks. Where TMA cannot address x's rows (a row pitch that is not a
- * 16-byte multiple: the stride-1 grad_input reads grad_y, 65538 values per row on KernelBench 64) the
- * producer warpgroup fills the same layout with 8-byte cp.async, completing on the same mbarrier (by
- * default in fp32 only, CONVT1D_WGMMA_RS_CPASYNC). In BI mode (strided grad_input, run_rs_bi) the input is
+ * 16-byte multiple: the stride-1 grad_input reads grad_y, 65538 values per row on KernelBench 64) each
+ * producer thread sends one box row by a bulk copy of its 16-byte-aligned span (XS_BULK). The rows then
+ * sit at their address mod 16 in the stage; with a row pitch P = L*es (mod 16) that offset is the same
+ * for every row of a box (row r's offset is c0 + r*L*es mod 16), so the consumers add one per-chunk
+ * constant c0 and read the layout as before (rows P apart; P cannot keep all 32 banks distinct then: up
+ * to 2-way conflicts). Boxes at the row ends (zero fill) are copied element by element. The producer's
+ * 8-byte cp.async into the dense layout (session 7) stays for A/B (CONVT1D_WGMMA_RS_CPASYNC=1). In BI mode (strided grad_input, run_rs_bi) the input is
  * grad_y, copied row segment by row segment with cp.async and read as its s*C_out phase channels.
  * B = the packed weights of every tap of the chunk, one TMA box [T][BR][kBK] (K-major, 128-byte
  * swizzle) as in the SS kernel. One stage = one channel chunk, all taps.
@@ -322,7 +330,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
     const int CW = WB * (X3 ? 2 : 1);            /* the weights of one chunk */
     const int XOFF = a.wres ? 0 : CW;            /* the input boxes follow the weights in a stage */
-    const int XB = (BI ? a.grpc * a.gpitch : kBK * a.win) * (int)sizeof(T); /* one input box */
+    const int XB = BI ? a.grpc * a.gpitch * (int)sizeof(T) : (kBK * a.xpitch + 15) & ~15; /* one input box */
+    const bool XTMA = a.xstage == XS_TMA;
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
@@ -331,7 +340,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
-            mbar_init(full0 + 8 * s, a.xtma ? 1 : 1 + 128);
+            mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
         }
         if (a.wres) mbar_init(wbar, 1);
@@ -344,10 +353,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         /* Producer: for every tile, stage = channel chunk c: every tap's weights (TMA), then the MQ input
          * boxes (TMA, or 8-byte cp.async by the 4 producer warps into the same dense layout). */
         const int ptid = tid - 256;
-        if (!a.xtma || ptid == 0) {
+        if (!XTMA || ptid == 0) {
             if (ptid == 0) {
                 asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
-                if (a.xtma) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+                if (XTMA) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
                 if (a.wres) { /* the block's row tile: blockIdx.x mod r_tiles for every tile it takes */
                     const int rt = blockIdx.x % r_tiles;
                     mbar_expect_tx(wbar, (uint32_t)(a.nchunk * CW));
@@ -369,13 +378,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
                     if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
-                        mbar_expect_tx(bar, a.xtma ? a.txb : XOFF);
+                        mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
                         if (!a.wres) {
                             tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
                             if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
                         }
                     }
-                    if (a.xtma) {
+                    if (XTMA) {
 #pragma unroll
                         for (int b = 0; b < NBOX; ++b)
                             tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
@@ -403,6 +412,56 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
                         continue;
                     }
+                    if (a.xstage == XS_BULK) {
+                        /* Box row r (channel c*kBK + r, positions pos0 = q0 + 128*b - hal on) at r*xpitch + c0
+                         * of its box, c0 = the byte offset mod 16 of box row 0's window in x (the same
+                         * formula as the consumers'). Inner boxes: thread r sends row r's span [window start
+                         * rounded down to 16 bytes, end rounded up) by one bulk copy, its own expect_tx +
+                         * arrival; the span may reach into the neighbouring rows, never out of x (the chunk
+                         * holding x's last row is an edge). Edge boxes (window past a row end, channels past
+                         * C_in): warp pw copies rows pw, pw + 4, ... element by element with zeros outside,
+                         * then a proxy fence (later bulk copies reuse the stage) and a plain arrival. */
+                        constexpr int es = (int)sizeof(T);
+                        const int64_t r0 = (int64_t)n * a.cin + (int64_t)c * kBK; /* x row of box row 0 */
+                        const int64_t pos0 = (int64_t)q0 - a.hal;
+                        const uint32_t c0 = (uint32_t)(((r0 * a.L + pos0) * es) & 15);
+                        const T *xg = static_cast<const T *>(a.x);
+                        const bool inner = pos0 >= 0 && pos0 + 128 * (NBOX - 1) + a.wcols <= a.L &&
+                                           (c + 1) * kBK <= a.cin && r0 + kBK < (int64_t)a.N * a.cin;
+                        if (inner) {
+                            uint32_t bytes = 0, dst = 0;
+                            const char *src = nullptr;
+                            if (ptid < NBOX * kBK) {
+                                const int b = ptid / kBK, row = ptid % kBK;
+                                const char *w0 = reinterpret_cast<const char *>(xg + (r0 + row) * a.L + pos0 + 128 * b);
+                                const uint32_t dl = (uint32_t)((uintptr_t)w0 & 15);
+                                src = w0 - dl;
+                                bytes = (dl + a.wcols * es + 15) & ~15u;
+                                dst = st + XOFF + b * XB + row * a.xpitch + c0 - dl; /* 16-byte aligned */
+                            }
+                            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                            if (bytes)
+                                asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                                             "l"(src), "r"(bytes), "r"(bar)
+                                             : "memory");
+                            continue;
+                        }
+                        const T zero = E::from_f(0.f);
+                        for (int rr = ptid >> 5; rr < NBOX * kBK; rr += 4) {
+                            const int b = rr / kBK, row = rr - b * kBK;
+                            const bool rok = c * kBK + row < a.cin;
+                            const int64_t p0 = pos0 + 128 * b;
+                            const T *srow = xg + (r0 + row) * a.L;
+                            const uint32_t drow = st + XOFF + b * XB + row * a.xpitch + c0;
+                            for (int e = lane; e < a.wcols; e += 32) {
+                                const int64_t pos = p0 + e;
+                                st_shared(drow + e * es, rok && pos >= 0 && pos < a.L ? srow[pos] : zero);
+                            }
+                        }
+                        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                        mbar_arrive(bar);
+                        continue;
+                    }
                     /* Warp pw of the producer stages rows pw, pw + 4, ... of the MQ boxes, lanes along each
                      * row in 8-byte words; zero outside the tensor (src-size 0). A word is wholly inside or
                      * outside a row: L and the window start are multiples of EW. */
@@ -412,7 +471,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         const bool rok = c * kBK + row < a.cin;
                         const int64_t pos0 = (int64_t)q0 + 128 * b - a.hal;
                         const T *srow = xb + (int64_t)row * a.L;
-                        const uint32_t drow = st + XOFF + b * XB + row * a.win * (int)sizeof(T);
+                        const uint32_t drow = st + XOFF + b * XB + row * a.xpitch;
                         for (int e = lane * EW; e < a.win; e += 32 * EW) {
                             const int64_t pos = pos0 + e;
                             const bool ok = rok && pos >= 0 && pos < a.L;
@@ -459,7 +518,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 }
         }
     };
-    const int rowb = a.win * (int)sizeof(T); /* bytes between channel rows of a box */
+    const int rowb = a.xpitch; /* bytes between channel rows of a box */
     /* The thread's channel rows in a k-step: fp32 t and t + 4 (k8); 16-bit pairs (2t, 2t+1), (2t+8, 2t+9) (k16). */
     const int cofs = (HALF ? 2 * t : t) * rowb;
     constexpr int KSTEP = HALF ? 16 : 8;
@@ -526,8 +585,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
             set_bofs(c);
+            /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
+            const uint32_t c0 = a.xstage == XS_BULK
+                                    ? (uint32_t)(((((int64_t)n * a.cin + (int64_t)c * kBK) * a.L + q0 - a.hal) * (int)sizeof(T)) & 15)
+                                    : 0u;
             mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
-            const uint32_t sp = sbase + s * a.sb;
+            const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
             if constexpr (X3) {
@@ -1113,11 +1176,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
 }
 
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
- * read in place (TMA, or when asked 8-byte cp.async where TMA cannot address the rows). NOT_SUPPORTED
- * (nothing launched) where TMA cannot address x and cp.async was not asked for, x is not 8-byte aligned
- * or its rows not an 8-byte multiple,
- * the taps spread past the widest window, or two stages (one
- * with allow_one_stage: correct, but the next tile's loads then wait for this tile's MMAs) do not fit. */
+ * read in place (TMA, or bulk copies per row where TMA cannot address the rows). NOT_SUPPORTED (nothing
+ * launched) where x is not 16-byte aligned (and the cp.async fallback cannot take it), the taps spread
+ * past the widest window, or two stages (one with allow_one_stage: correct, but the next tile's loads
+ * then wait for this tile's MMAs) do not fit. */
 template <int TY>
 convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, WgArgs a, int BR, int MQ, int K, int d,
                       bool allow_one_stage, cudaStream_t stream) {
@@ -1125,17 +1187,30 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     const convt1d_params &P = pr.p;
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
     const int cin = (int)P.in_channels, L = (int)P.in_length;
-    if (((uintptr_t)x & 7) != 0 || ((int64_t)L * es) % 8 != 0 || a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* TMA where it can address the rows; else the producer's 8-byte cp.async, taken only when asked:
-     * CONVT1D_WGMMA_RS_CPASYNC=1 forces it, =auto takes it where TMA cannot (its first, 4-byte form ran
-     * KernelBench 74's bf16 grad_input at 1.46 ms against 0.67 on mma.sync, run 35). */
-    const char *cv = getenv("CONVT1D_WGMMA_RS_CPASYNC");
-    const bool tma_ok = ((uintptr_t)x & 15) == 0 && ((int64_t)L * es) % 16 == 0;
-    a.xtma = tma_ok && !(cv && cv[0] == '1');
-    /* Default: fp32 only (run 36, KernelBench 64 grad_input TF32 2.98 vs 3.90 ms, strict 6.46 vs 7.48;
-     * KernelBench 74 equal; bf16 KernelBench 74 1.15 vs 0.67). CONVT1D_WGMMA_RS_CPASYNC=0 never. */
-    const bool cp_ok = cv && cv[0] ? (cv[0] == '1' || cv[0] == 'a') : es == 4;
-    if (!tma_ok && !cp_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
+     * one bulk copy per box row (x 16-byte aligned). CONVT1D_WGMMA_RS_BULK=1 takes the bulk copies even
+     * where TMA could, =0 never (then the session-7 8-byte cp.async in fp32, rows an 8-byte multiple);
+     * CONVT1D_WGMMA_RS_CPASYNC=1 forces the cp.async (its first, 4-byte form ran KernelBench 74's bf16
+     * grad_input at 1.46 ms against 0.67 on mma.sync, run 35), =0 never. */
+    const char *cv = getenv("CONVT1D_WGMMA_RS_CPASYNC"), *bv = getenv("CONVT1D_WGMMA_RS_BULK");
+    const char cpe = cv && cv[0] ? cv[0] : 'u', bke = bv && bv[0] ? bv[0] : 'u';
+    const bool x16 = ((uintptr_t)x & 15) == 0;
+    const bool tma_ok = x16 && ((int64_t)L * es) % 16 == 0;
+    const bool cp_ok = ((uintptr_t)x & 7) == 0 && ((int64_t)L * es) % 8 == 0;
+    if (cpe == '1') {
+        if (!cp_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
+        a.xstage = XS_CPASYNC;
+    } else if (bke == '1' || (!tma_ok && x16 && bke != '0')) {
+        if (!x16) return CONVT1D_ERROR_NOT_SUPPORTED;
+        a.xstage = XS_BULK;
+    } else if (tma_ok) {
+        a.xstage = XS_TMA;
+    } else if (cp_ok && es == 4 && cpe != '0') { /* run 36: KernelBench 64 grad_input TF32 2.98 vs 3.90 ms */
+        a.xstage = XS_CPASYNC;
+    } else {
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
     a.x = x;
     a.cin = cin;
     a.L = L;
@@ -1145,6 +1220,15 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     const int rmod = es == 4 ? 32 : 64; /* row pitch 8 (mod rmod) elements: conflict-free A loads */
     a.win = (128 + a.hal - 8 + rmod - 1) / rmod * rmod + 8; /* the least such pitch >= 128 + hal */
     if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.xpitch = a.win * es;
+    a.wcols = 128 + a.hal;
+    if (a.xstage == XS_BULK) {
+        /* Row pitch P = L*es (mod 16), for the common offset of a box's rows; room for a span's 15 bytes
+         * of overhang at either end; then 32 (fp32) / 16 (16-bit) + that (mod 128) bytes, the nearest to
+         * the conflict-free pitch of the dense layout. */
+        const int delta = (int)(((int64_t)L * es) & 15), want = (es == 4 ? 32 : 16) + delta, pmin = a.wcols * es + 16;
+        a.xpitch = pmin + ((want - pmin) % 128 + 128) % 128;
+    }
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
     const int BQ = 128 * MQ;
@@ -1155,9 +1239,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.q_tiles = (int)q_tiles;
     a.q_tiles_pp = (int)((q_max - a.qa + BQ / 2) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
-    return rs_launch<TY, false>(a, BR, MQ, kBK * a.win * es, allow_one_stage, stream, "wgmma forward",
+    return rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
-                                    return !a.xtma || make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N,
+                                    return a.xstage != XS_TMA || make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N,
                                                                (uint32_t)a.win, kBK, 1, 0, false);
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
@@ -1182,7 +1266,7 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     if (((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int cg = bi.s * bi.cout; /* GEMM input channels */
     a.nchunk = (cg + kBK - 1) / kBK;
-    a.xtma = 0;
+    a.xstage = XS_CPASYNC;
     a.x = gy;
     a.cin = cg;
     a.L = bi.L_out;
@@ -1198,6 +1282,7 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.grpc = (kBK + bi.s - 1) / bi.s + (kBK % bi.s ? 1 : 0);
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
     a.win = 128 + a.hal;
+    a.xpitch = a.win * es; /* unused in BI mode (gpitch) */
     /* Row pitch: win*s + 1 elements at least, in 4-byte words 16 (mod 32) (the A loads of the two
      * channel rows of a pair of lanes fall in different bank halves). */
     int words = ((a.win * bi.s + 1) * es + 3) / 4;
