@@ -22,17 +22,19 @@ cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, paddi
               dilation=1, bias=True),
          dict(name="s5_partial_rows", N=2, Cin=64, Cout=40, K=10, L=258, stride=5, padding=3, output_padding=1,
               groups=1, dilation=1, bias=True),
+         dict(name="s2_odd_grad_y", N=2, Cin=48, Cout=40, K=4, L=301, stride=2, padding=1, output_padding=1,
+              groups=1, dilation=1, bias=True),
          dict(name="odd_rows", N=3, Cin=72, Cout=40, K=3, L=1001, stride=1, padding=0, output_padding=0, groups=1,
               dilation=2, bias=True)]
 os.environ["CONVT1D_BWD_INPUT"] = "wgmma"  # strided grad_input on the RS kernel too (BI mode)
 for c in cases:
     for dtype, tf32 in [(torch.bfloat16, True), (torch.float16, True), (torch.float32, True), (torch.float32, False)]:
-        tiles = "auto,64x1,64x2,128x1,128x2,256x1,cp,bulk,wres,direct,staged,pp"
+        tiles = "auto,64x1,64x2,128x1,128x2,256x1,cp,bulk,nobulk,wres,direct,staged,pp"
         for tile in os.environ.get("SAN_TILES", tiles).split(","):  # SAN_TILES=auto,bulk: a subset
             tile = "" if tile == "auto" else tile
-            os.environ["CONVT1D_WGMMA_RS_TILE"] = "" if tile in ("cp", "bulk", "wres", "direct", "staged", "pp") else tile
+            os.environ["CONVT1D_WGMMA_RS_TILE"] = "" if tile in ("cp", "bulk", "nobulk", "wres", "direct", "staged", "pp") else tile
             os.environ["CONVT1D_WGMMA_RS_CPASYNC"] = "1" if tile == "cp" else ""
-            os.environ["CONVT1D_WGMMA_RS_BULK"] = "1" if tile == "bulk" else ""  # bulk rows even where TMA could
+            os.environ["CONVT1D_WGMMA_RS_BULK"] = {"bulk": "1", "nobulk": "0"}.get(tile, "")  # bulk rows: always / never
             os.environ["CONVT1D_WGMMA_RS_WRES"] = "1" if tile == "wres" else ""  # weights resident wherever they fit
             os.environ["CONVT1D_WGMMA_RS_EPI"] = tile if tile in ("direct", "staged") else ""  # epilogue forced
             os.environ["CONVT1D_WGMMA_RS_PP"] = "1" if tile == "pp" else ""  # ping-pong tiles

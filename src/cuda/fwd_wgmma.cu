@@ -311,6 +311,73 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * as generic loads and polling waits the kernel was issue-bound (run 46). */
 constexpr int kThreadsRS = 3 * 128;
 
+#if CONVT1D_WG_DEVICE
+/* XS_BULK staging: the x rows behind a stage's input boxes. Box row r is tensor row row0 + r (zeros from
+ * row valid on: channels past C_in, rows past C_out), its elements e0 + b*ebox .. + wcols in box b. Each
+ * sits at byte r*pitch + c0 of its box: pitch = the row length in bytes (mod 16), so every row of the
+ * boxes starts at the same offset c0 from a 16-byte boundary, where x has it. */
+struct RowWin {
+    int64_t row0, e0, total; /* total: x's rows (the batch's) */
+    int valid, nrows, ebox;
+    __device__ uint32_t c0(int L, int es) const { return (uint32_t)(((row0 * L + e0) * es) & 15); }
+};
+
+/* One stage's boxes by the producer warpgroup (ptid 0..127), completing on bar (count: one arrival per
+ * producer thread + the weights' expect_tx). Inner stages (every window inside its row, the boxes clear
+ * of x's last row): thread r sends row r's span [window start rounded down to 16 bytes, end rounded up)
+ * by one bulk copy with its own expect_tx + arrival; a span may reach into the neighbouring rows, never
+ * out of x. Rows past valid: zeros over the same span. Edge stages: warp pw copies rows pw, pw + 4, ...
+ * element by element, zeros outside the row. Generic stores then a proxy fence: later bulk copies
+ * reuse the stage. */
+template <int TY>
+__device__ __forceinline__ void stage_rows_bulk(const typename wg_type<TY>::T *x, int L, int wcols, int pitch,
+                                                uint32_t box0, int xb, int nbox, const RowWin &w, uint32_t bar,
+                                                int ptid, int lane) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int es = (int)sizeof(T);
+    const uint32_t c0 = w.c0(L, es);
+    const int last = w.nrows < w.valid ? w.nrows : w.valid; /* real rows */
+    const bool inner = w.e0 >= 0 && w.e0 + (int64_t)w.ebox * (nbox - 1) + wcols <= L && w.row0 + last < w.total;
+    if (inner) {
+        uint32_t bytes = 0, dst = 0;
+        const char *src = nullptr;
+        if (ptid < nbox * w.nrows) {
+            const int b = ptid / w.nrows, r = ptid - b * w.nrows;
+            const char *w0 = reinterpret_cast<const char *>(x + (w.row0 + r) * L + w.e0 + (int64_t)w.ebox * b);
+            const uint32_t dl = (uint32_t)((uintptr_t)w0 & 15);
+            src = w0 - dl;
+            bytes = (dl + wcols * es + 15) & ~15u;
+            dst = box0 + b * xb + r * pitch + c0 - dl; /* 16-byte aligned: dl = c0 + r*pitch (mod 16) */
+            if (r >= w.valid) {
+                for (uint32_t o = 0; o < bytes; o += 16)
+                    asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(dst + o), "r"(0) : "memory");
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                bytes = 0;
+            }
+        }
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+        if (bytes)
+            asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                         "l"(src), "r"(bytes), "r"(bar)
+                         : "memory");
+        return;
+    }
+    const T zero = wg_type<TY>::from_f(0.f);
+    for (int rr = ptid >> 5; rr < nbox * w.nrows; rr += 4) {
+        const int b = rr / w.nrows, r = rr - b * w.nrows;
+        const int64_t e0 = w.e0 + (int64_t)w.ebox * b;
+        const T *row = x + (w.row0 + r) * L;
+        const uint32_t drow = box0 + b * xb + r * pitch + c0;
+        for (int e = lane; e < wcols; e += 32) {
+            const int64_t pos = e0 + e;
+            st_shared(drow + e * es, r < w.valid && pos >= 0 && pos < L ? row[pos] : zero);
+        }
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    mbar_arrive(bar);
+}
+#endif
+
 template <int TY, int BR, int MQ, bool BI>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
@@ -330,8 +397,30 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
     const int CW = WB * (X3 ? 2 : 1);            /* the weights of one chunk */
     const int XOFF = a.wres ? 0 : CW;            /* the input boxes follow the weights in a stage */
-    const int XB = BI ? a.grpc * a.gpitch * (int)sizeof(T) : (kBK * a.xpitch + 15) & ~15; /* one input box */
+    const int XB = ((BI ? a.grpc : kBK) * a.xpitch + 15) & ~15; /* one input box */
     const bool XTMA = a.xstage == XS_TMA;
+    /* The x rows of chunk c's boxes of the tile at (n, q0): forward, channels c*kBK.. from position q0 - hal;
+     * BI, the grad_y rows co = c*kBK/gs.. from element (q0 - hal + woff)*gs - gp - gsh. */
+    auto box_rows = [&](int n, int q0, int c) {
+        RowWin r;
+        if constexpr (BI) {
+            const int cf = c * kBK / a.gs;
+            r.row0 = (int64_t)n * a.gcout + cf;
+            r.valid = a.gcout - cf;
+            r.nrows = a.grpc;
+            r.e0 = ((int64_t)q0 - a.hal + a.woff) * a.gs - a.gp - a.gsh;
+            r.ebox = 128 * a.gs;
+            r.total = (int64_t)a.N * a.gcout;
+        } else {
+            r.row0 = (int64_t)n * a.cin + (int64_t)c * kBK;
+            r.valid = a.cin - c * kBK;
+            r.nrows = kBK;
+            r.e0 = (int64_t)q0 - a.hal;
+            r.ebox = 128;
+            r.total = (int64_t)a.N * a.cin;
+        }
+        return r;
+    };
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
@@ -390,6 +479,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
                         continue;
                     }
+                    if (BI && a.xstage == XS_BULK) {
+                        stage_rows_bulk<TY>(static_cast<const T *>(a.x), a.gL, a.wcols, a.xpitch, st + XOFF, XB, NBOX,
+                                            box_rows(n, q0, c), bar, ptid, lane);
+                        continue;
+                    }
                     if constexpr (BI) {
                         /* Box row r = grad_y row co = c*kBK/gs + r: gpitch elements from e0, 4-byte words
                          * (whole words inside or outside the row: gL and e0 even for 16-bit). */
@@ -399,7 +493,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             const int b = rr / rpc, row = rr - b * rpc, co = co_first + row;
                             const int64_t e0 = ((int64_t)q0 + 128 * b - a.hal + a.woff) * a.gs - a.gp - a.gsh;
                             const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * a.gcout + co) * a.gL;
-                            const uint32_t drow = st + XOFF + b * XB + row * a.gpitch * (int)sizeof(T);
+                            const uint32_t drow = st + XOFF + b * XB + row * a.xpitch;
                             for (int wd = lane; wd < wpr; wd += 32) {
                                 const int64_t e = e0 + wd * EW4;
                                 const bool ok = co < a.gcout && e >= 0 && e < a.gL;
@@ -413,53 +507,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         continue;
                     }
                     if (a.xstage == XS_BULK) {
-                        /* Box row r (channel c*kBK + r, positions pos0 = q0 + 128*b - hal on) at r*xpitch + c0
-                         * of its box, c0 = the byte offset mod 16 of box row 0's window in x (the same
-                         * formula as the consumers'). Inner boxes: thread r sends row r's span [window start
-                         * rounded down to 16 bytes, end rounded up) by one bulk copy, its own expect_tx +
-                         * arrival; the span may reach into the neighbouring rows, never out of x (the chunk
-                         * holding x's last row is an edge). Edge boxes (window past a row end, channels past
-                         * C_in): warp pw copies rows pw, pw + 4, ... element by element with zeros outside,
-                         * then a proxy fence (later bulk copies reuse the stage) and a plain arrival. */
-                        constexpr int es = (int)sizeof(T);
-                        const int64_t r0 = (int64_t)n * a.cin + (int64_t)c * kBK; /* x row of box row 0 */
-                        const int64_t pos0 = (int64_t)q0 - a.hal;
-                        const uint32_t c0 = (uint32_t)(((r0 * a.L + pos0) * es) & 15);
-                        const T *xg = static_cast<const T *>(a.x);
-                        const bool inner = pos0 >= 0 && pos0 + 128 * (NBOX - 1) + a.wcols <= a.L &&
-                                           (c + 1) * kBK <= a.cin && r0 + kBK < (int64_t)a.N * a.cin;
-                        if (inner) {
-                            uint32_t bytes = 0, dst = 0;
-                            const char *src = nullptr;
-                            if (ptid < NBOX * kBK) {
-                                const int b = ptid / kBK, row = ptid % kBK;
-                                const char *w0 = reinterpret_cast<const char *>(xg + (r0 + row) * a.L + pos0 + 128 * b);
-                                const uint32_t dl = (uint32_t)((uintptr_t)w0 & 15);
-                                src = w0 - dl;
-                                bytes = (dl + a.wcols * es + 15) & ~15u;
-                                dst = st + XOFF + b * XB + row * a.xpitch + c0 - dl; /* 16-byte aligned */
-                            }
-                            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-                            if (bytes)
-                                asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
-                                             "l"(src), "r"(bytes), "r"(bar)
-                                             : "memory");
-                            continue;
-                        }
-                        const T zero = E::from_f(0.f);
-                        for (int rr = ptid >> 5; rr < NBOX * kBK; rr += 4) {
-                            const int b = rr / kBK, row = rr - b * kBK;
-                            const bool rok = c * kBK + row < a.cin;
-                            const int64_t p0 = pos0 + 128 * b;
-                            const T *srow = xg + (r0 + row) * a.L;
-                            const uint32_t drow = st + XOFF + b * XB + row * a.xpitch + c0;
-                            for (int e = lane; e < a.wcols; e += 32) {
-                                const int64_t pos = p0 + e;
-                                st_shared(drow + e * es, rok && pos >= 0 && pos < a.L ? srow[pos] : zero);
-                            }
-                        }
-                        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-                        mbar_arrive(bar);
+                        stage_rows_bulk<TY>(static_cast<const T *>(a.x), a.L, a.wcols, a.xpitch, st + XOFF, XB, NBOX,
+                                            box_rows(n, q0, c), bar, ptid, lane);
                         continue;
                     }
                     /* Warp pw of the producer stages rows pw, pw + 4, ... of the MQ boxes, lanes along each
@@ -514,7 +563,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 for (int e = 0; e < 4; ++e) {
                     const int cg = cb + kk * (HALF ? 16 : 8) + (HALF ? 2 * t + (e & 1) + 8 * (e >> 1) : t + 4 * (e & 1));
                     const int co = cg / a.gs;
-                    bofs[kk][e] = ((co - co_first) * a.gpitch + cg - co * a.gs) * (int)sizeof(T);
+                    bofs[kk][e] = (co - co_first) * a.xpitch + (cg - co * a.gs) * (int)sizeof(T);
                 }
         }
     };
@@ -586,9 +635,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             const int s = it % a.stages;
             set_bofs(c);
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
-            const uint32_t c0 = a.xstage == XS_BULK
-                                    ? (uint32_t)(((((int64_t)n * a.cin + (int64_t)c * kBK) * a.L + q0 - a.hal) * (int)sizeof(T)) & 15)
-                                    : 0u;
+            const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
             mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
@@ -1202,7 +1249,10 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         if (!cp_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
         a.xstage = XS_CPASYNC;
     } else if (bke == '1' || (!tma_ok && x16 && bke != '0')) {
-        if (!x16) return CONVT1D_ERROR_NOT_SUPPORTED;
+        /* By default only with a tile per SM at least (run 72: batch-1 single_utterance_x8, L = 861, 32
+         * tiles of 256 rows x 256 positions: fp32 0.128 ms vs 0.050 on the mma.sync kernel). */
+        const int64_t tiles = P.batch * ((a.L_out / a.ps + 255) / 256) * ((a.cout * a.ps + 255) / 256);
+        if (!x16 || (bke != '1' && tiles < convt1d_sm_count())) return CONVT1D_ERROR_NOT_SUPPORTED;
         a.xstage = XS_BULK;
     } else if (tma_ok) {
         a.xstage = XS_TMA;
@@ -1251,22 +1301,26 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
 
 /* Strided grad_input on the register-A kernel (BI): grad_x[n, ci, l] = sum_{j, co, b} gy[n, co, (l+j)*s + b - p]
  * * w[ci, co, k] with k*d = j*s + b (convt1d_bwd_input_wgmma), i.e. the forward GEMM over the s*C_out phase
- * channels of grad_y, read in place: the producer copies each grad_y row segment with 4-byte cp.async and
- * the consumers pick phase b of position u at u*s + b, so no planes pass. The taps read ahead (l + j); slot
+ * channels of grad_y, read in place: the producer copies each grad_y row segment (one bulk copy per row,
+ * or 4-byte cp.async) and the consumers pick phase b of position u at u*s + b, so no planes pass. The taps read ahead (l + j); slot
  * j' = T-1-j and boxes shifted by woff = T-1 put them in the kernel's usual order (col = pos + hal - j').
  * Any stride up to 64 (a chunk of 32 fp32 / 64 16-bit channels spans whole or partial grad_y rows).
- * NOT_SUPPORTED for 16-bit with an odd grad_y length or a grad_y not 4-byte aligned (the words would
- * straddle rows). */
+ * Without the bulk copies (grad_y not 16-byte aligned, or CONVT1D_WGMMA_RS_BULK=0): NOT_SUPPORTED for
+ * 16-bit with an odd grad_y length or a grad_y not 4-byte aligned (the words would straddle rows). */
 template <int TY>
 convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *w, WgArgs a, int BR, int MQ, int K,
                          int d, const BwdInput &bi, bool allow_one_stage, cudaStream_t stream) {
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
-    if (((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Staging: bulk copies per grad_y row (grad_y 16-byte aligned; CONVT1D_WGMMA_RS_BULK=0 never), else the
+     * 4-byte cp.async (grad_y 4-byte aligned, in 16-bit an even length: whole words in a row). */
+    const char *bv = getenv("CONVT1D_WGMMA_RS_BULK");
+    const bool bulk = ((uintptr_t)gy & 15) == 0 && !(bv && bv[0] == '0');
+    if (!bulk && (((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1)))) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int cg = bi.s * bi.cout; /* GEMM input channels */
     a.nchunk = (cg + kBK - 1) / kBK;
-    a.xstage = XS_CPASYNC;
+    a.xstage = bulk ? XS_BULK : XS_CPASYNC;
     a.x = gy;
     a.cin = cg;
     a.L = bi.L_out;
@@ -1278,16 +1332,22 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.woff = a.T - 1;
     /* 16-bit: a box row starts on an even grad_y element. Its first position ustart = q0 + 128*box - hal +
      * T-1 has the parity of T-1 (q0, 128*box, hal even), so one shift serves every row and chunk. */
-    a.gsh = es == 2 ? (int)((((int64_t)a.woff * bi.s - bi.p) % 2 + 2) % 2) : 0;
+    a.gsh = es == 2 && !bulk ? (int)((((int64_t)a.woff * bi.s - bi.p) % 2 + 2) % 2) : 0;
     a.grpc = (kBK + bi.s - 1) / bi.s + (kBK % bi.s ? 1 : 0);
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
     a.win = 128 + a.hal;
-    a.xpitch = a.win * es; /* unused in BI mode (gpitch) */
     /* Row pitch: win*s + 1 elements at least, in 4-byte words 16 (mod 32) (the A loads of the two
-     * channel rows of a pair of lanes fall in different bank halves). */
+     * channel rows of a pair of lanes fall in different bank halves). Bulk: win*s elements + 16 bytes
+     * at least (a span's overhang), 64 + L*es (mod 128) bytes (see stage_rows_bulk). */
     int words = ((a.win * bi.s + 1) * es + 3) / 4;
     words = (words + 15) / 32 * 32 + 16;
     a.gpitch = words * 4 / es;
+    a.xpitch = a.gpitch * es;
+    a.wcols = a.win * bi.s;
+    if (bulk) {
+        const int want = 64 + (int)(((int64_t)bi.L_out * es) & 15), pmin = a.wcols * es + 16;
+        a.xpitch = pmin + ((want - pmin) % 128 + 128) % 128;
+    }
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
     const int BQ = 128 * MQ;
@@ -1297,8 +1357,8 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.q_tiles = (int)q_tiles;
     a.q_tiles_pp = (int)(((int64_t)a.L_out + BQ / 2 - 1) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
-    return rs_launch<TY, true>(a, BR, MQ, a.grpc * a.gpitch * es, allow_one_stage, stream, "wgmma grad_input",
-                               [](CUtensorMap &) { return true; }, /* the input comes by cp.async */
+    return rs_launch<TY, true>(a, BR, MQ, (a.grpc * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma grad_input",
+                               [](CUtensorMap &) { return true; }, /* the input comes by bulk copies or cp.async */
                                [&](typename wg_type<TY>::T *wp, size_t, int M_pad, int cin_pad) {
                                    const int64_t total = (int64_t)a.T * M_pad * cin_pad;
                                    wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(

@@ -78,6 +78,8 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_CPASYNC", "1")
         elif pick == "rsbulk":  # input staged by one bulk copy per row, even where TMA could
             monkeypatch.setenv("CONVT1D_WGMMA_RS_BULK", "1")
+        elif pick == "rsnobulk":  # never by bulk copies (rows TMA cannot address: cp.async or fall back)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_BULK", "0")
         elif pick == "rsdirect":  # epilogue stores straight from the accumulators (not staged + bulk copies)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")
         elif pick == "rsstaged":  # epilogue staged in shared memory, rows sent by bulk copies (stride 1)
@@ -273,14 +275,15 @@ def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
         assert torch.equal(grad_weight(c, x, w, b, gy), first)
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "rsdirect", "rsstaged", "rspp", "rsnowres", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "rsnobulk", "rsdirect", "rsstaged", "rspp", "rsnowres",
+                                  "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
     # Strided grad_input (convt1d_bwd_input_wgmma): forced, grad_y's phase planes written transposed, then
     # the SS kernel with taps stepping backwards; rs*, the register-A kernel reading grad_y in place (its
-    # phase channels picked by address; strides 3, 5, 7 and 16-bit with odd grad_y lengths fall back);
-    # grad_x's memory poisoned first.
+    # phase channels picked by address; rows staged by bulk copies, rsnobulk by 4-byte cp.async, where 16-bit
+    # with odd grad_y lengths falls back); grad_x's memory poisoned first.
     torch.backends.cudnn.allow_tf32 = tf32
     if pick == "forced":
         monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
