@@ -326,9 +326,8 @@ struct RowWin {
  * producer thread + the weights' expect_tx). Inner stages (every window inside its row, the boxes clear
  * of x's last row): thread r sends row r's span [window start rounded down to 16 bytes, end rounded up)
  * by one bulk copy with its own expect_tx + arrival; a span may reach into the neighbouring rows, never
- * out of x. Rows past valid: zeros over the same span. Edge stages: warp pw copies rows pw, pw + 4, ...
- * element by element, zeros outside the row. Generic stores then a proxy fence: later bulk copies
- * reuse the stage. */
+ * out of x. Rows past valid: zeros over the same span. Edge stages: below. Generic stores are followed by
+ * a proxy fence: later bulk copies reuse the stage. */
 template <int TY>
 __device__ __forceinline__ void stage_rows_bulk(const typename wg_type<TY>::T *x, int L, int wcols, int pitch,
                                                 uint32_t box0, int xb, int nbox, const RowWin &w, uint32_t bar,
@@ -362,15 +361,37 @@ __device__ __forceinline__ void stage_rows_bulk(const typename wg_type<TY>::T *x
                          : "memory");
         return;
     }
+    /* Edge stage: warp pw takes rows pw, pw + 4, ...: lane 0 sends the 16-byte-aligned middle of the row's
+     * part inside x by a bulk copy (expect_tx without an arrival), the lanes the few elements at its ends
+     * by plain loads (a round trip each: element by element, run 73 lost 18-25% on the layers with few
+     * tiles per row) and zeros outside the row. */
     const T zero = wg_type<TY>::from_f(0.f);
     for (int rr = ptid >> 5; rr < nbox * w.nrows; rr += 4) {
         const int b = rr / w.nrows, r = rr - b * w.nrows;
         const int64_t e0 = w.e0 + (int64_t)w.ebox * b;
         const T *row = x + (w.row0 + r) * L;
-        const uint32_t drow = box0 + b * xb + r * pitch + c0;
+        const uint32_t drow = box0 + b * xb + r * pitch + c0; /* element e0 */
+        const int64_t lo = r < w.valid ? (e0 > 0 ? e0 : 0) : 0, hi = r < w.valid ? (e0 + wcols < L ? e0 + wcols : L) : 0;
+        int64_t mlo = hi, mhi = hi; /* the bulk-copied elements */
+        if (lo < hi) {
+            const uintptr_t alo = ((uintptr_t)(row + lo) + 15) & ~(uintptr_t)15, ahi = (uintptr_t)(row + hi) & ~(uintptr_t)15;
+            if (ahi > alo) {
+                mlo = (int64_t)((const T *)alo - row);
+                mhi = (int64_t)((const T *)ahi - row);
+                if (lane == 0) {
+                    const uint32_t bytes = (uint32_t)(ahi - alo);
+                    asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                                     drow + (uint32_t)(mlo - e0) * es),
+                                 "l"((const void *)alo), "r"(bytes), "r"(bar)
+                                 : "memory");
+                }
+            }
+        }
         for (int e = lane; e < wcols; e += 32) {
             const int64_t pos = e0 + e;
-            st_shared(drow + e * es, r < w.valid && pos >= 0 && pos < L ? row[pos] : zero);
+            if (pos >= mlo && pos < mhi) continue;
+            st_shared(drow + e * es, pos >= lo && pos < hi ? row[pos] : zero);
         }
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -1436,9 +1457,11 @@ bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
  * 12288: TF32 1.28 vs 1.15, strict 3.30 vs 2.63; split TF32 already past 2048: codec_dec_s5, 2560, 1.07 vs
  * 0.96 in run 40, upsample_x8 4096 equal) and with too few tiles for the GPU (batch-1 single_utterance_x8,
  * 14 tiles: 0.154 vs 0.104). Stride 5 (run 40): codec_dec_s5 bf16 0.37 vs 0.54. */
-bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
+bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work, bool bulk) {
+    /* With grad_y staged by bulk copies (run 73, ms, forced RS vs shipped) it wins there too: KernelBench 79
+     * bf16 0.63 vs 1.16 (cuDNN 0.75), TF32 0.80 vs 0.88, strict 1.10 vs 1.18. */
     const int64_t tiles = P.batch * ((P.in_length + 255) / 256) * ((a.cout + 255) / 256);
-    return convt1d_pl_gcd(P.stride, P.dilation) == 1 && work <= (ty == WG_TF32X3 ? 2048 : 4096) &&
+    return (bulk || convt1d_pl_gcd(P.stride, P.dilation) == 1) && work <= (ty == WG_TF32X3 ? 2048 : 4096) &&
            tiles >= convt1d_sm_count();
 }
 
@@ -1579,7 +1602,9 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const BwdInput bi_rs = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
     const char *rv = getenv("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
-    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work))) { /* grad_y read in place */
+    const char *bv = getenv("CONVT1D_WGMMA_RS_BULK");
+    const bool bulk = ((uintptr_t)grad_y & 15) == 0 && !(bv && bv[0] == '0'); /* as run_rs_bi decides */
+    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bulk))) { /* grad_y read in place */
         const convt1d_status st = dispatch_rs(ty, pr, grad_y, w, a, K, d, stream, &bi_rs);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }

@@ -184,7 +184,7 @@ def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
     # 64) are no 16-byte multiple: the RS kernel stages them with one bulk copy per row, as shipped, in
     # every precision (in 16-bit the rows start at odd elements too).
     torch.backends.cudnn.allow_tf32 = tf32
-    c = SHAPES[0]
+    c = dict(SHAPES[0], N=16)  # a tile per SM at least: the bulk staging's condition
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     xr = x.clone().requires_grad_()
@@ -205,12 +205,15 @@ STRIDED = [c for c in SHAPES if c["stride"] > 1]
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", [shape("upsample_x8_b8", 8, 512, 256, 16, 4096, stride=8, padding=4),
-                               shape("hifigan_up3_b8", 8, 128, 64, 4, 8192, stride=2, padding=1)],
-                         ids=["upsample_x8", "hifigan_up3"])
+                               shape("hifigan_up3_b8", 8, 128, 64, 4, 8192, stride=2, padding=1),
+                               shape("kb79_b8_odd", 8, 32, 64, 3, 8192, stride=2, padding=1, dilation=2,
+                                     output_padding=1, bias=False)],
+                         ids=["upsample_x8", "hifigan_up3", "kb79_odd_grad_y"])
 def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32):
     # As shipped, the strided grad_input of these layers runs the register-A kernel on grad_y in place
     # (batch 8: enough tiles for the GPU, which rs_bi_pays asks for), except split TF32 past a reduction of
-    # s*C_out*T = 2048 (upsample_x8: 4096), where it stays on the SS kernel.
+    # s*C_out*T = 2048 (upsample_x8: 4096), where it stays on the SS kernel. kb79: phases that no tap
+    # reaches (gcd(s, d) = 2) and an odd grad_y length (16-bit rows at odd offsets), by bulk copies.
     torch.backends.cudnn.allow_tf32 = tf32
     taps = (c["K"] - 1) * c["dilation"] // c["stride"] + 1
     rs_expected = tf32 or dtype != torch.float32 or c["stride"] * c["Cout"] * taps <= 2048
