@@ -82,6 +82,7 @@ struct WgArgs {
      * ustart = q0 + 128*box - hal + woff (woff = T-1: the taps read ahead, flipped into the usual order). */
     int gs, gcout, gL, gp, gpitch, gsh, woff;
     int grpc;    /* grad_y rows per box: chunk kBK channels span up to ceil(kBK/gs) + 1 rows (gs not dividing kBK) */
+    int pair32;  /* 16-bit BI: a fragment register's two channels are adjacent 4-byte-aligned elements (one load) */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
      * row tile fixed by a grid that is a multiple of r_tiles; the stages then hold the input only), the
@@ -613,6 +614,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             const uint32_t p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
             const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
             if constexpr (HALF) {
+                if (a.pair32) { /* channels 2t, 2t+1 (even gs): phases b, b+1 of one grad_y row, side by side */
+                    ab[0] = lds_u32(p + bofs[kk][0]);
+                    ab[1] = lds_u32(p + bofs[kk][0] + p8);
+                    ab[2] = lds_u32(p + bofs[kk][2]);
+                    ab[3] = lds_u32(p + bofs[kk][2] + p8);
+                    return;
+                }
                 auto ld = [&](int e, int extra) { return lds_u16(p + bofs[kk][e] + extra); };
                 ab[0] = ld(0, 0) | (ld(1, 0) << 16);
                 ab[1] = ld(0, p8) | (ld(1, p8) << 16);
@@ -1256,6 +1264,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
     const int cin = (int)P.in_channels, L = (int)P.in_length;
     if (a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.pair32 = 0;
     /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
      * one bulk copy per box row (x 16-byte aligned). CONVT1D_WGMMA_RS_BULK=1 takes the bulk copies even
      * where TMA could, =0 never (then the session-7 8-byte cp.async in fp32, rows an 8-byte multiple);
@@ -1354,6 +1363,11 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     /* 16-bit: a box row starts on an even grad_y element. Its first position ustart = q0 + 128*box - hal +
      * T-1 has the parity of T-1 (q0, 128*box, hal even), so one shift serves every row and chunk. */
     a.gsh = es == 2 && !bulk ? (int)((((int64_t)a.woff * bi.s - bi.p) % 2 + 2) % 2) : 0;
+    /* 16-bit, even stride, padding and grad_y length, bulk staging (no gsh): every fragment register's pair
+     * is one aligned word (the box rows start at even elements: c0 and the row pitch multiples of 4).
+     * CONVT1D_WGMMA_RS_PAIR32=0: two 16-bit loads as elsewhere. */
+    const char *pv = getenv("CONVT1D_WGMMA_RS_PAIR32");
+    a.pair32 = es == 2 && bulk && bi.s % 2 == 0 && bi.p % 2 == 0 && bi.L_out % 2 == 0 && !(pv && pv[0] == '0');
     a.grpc = (kBK + bi.s - 1) / bi.s + (kBK % bi.s ? 1 : 0);
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
     a.win = 128 + a.hal;

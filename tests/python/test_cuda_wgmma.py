@@ -184,7 +184,7 @@ def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
     # 64) are no 16-byte multiple: the RS kernel stages them with one bulk copy per row, as shipped, in
     # every precision (in 16-bit the rows start at odd elements too).
     torch.backends.cudnn.allow_tf32 = tf32
-    c = dict(SHAPES[0], N=16)  # a tile per SM at least: the bulk staging's condition
+    c = dict(SHAPES[0], N=32)  # a tile per SM at least: the bulk staging's condition
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     xr = x.clone().requires_grad_()
