@@ -1,4 +1,4 @@
-/* Hopper grad_weight at stride 1 (2..4 as an experiment; groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
+/* Hopper grad_weight at strides 1..4 (groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
  *
  *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy[n, co, l*s - p + k*d]
  *
@@ -10,10 +10,11 @@
  * block and nothing is copied in global memory (the strided kernel, bwd_weight_wgmma.cu, writes shifted
  * copies of x: at stride 1 they would triple KernelBench 64's traffic). grad_y rows need not be 16-byte
  * aligned (KernelBench 64: L_out = 65538): each producer thread sends one row's window as a bulk copy of
- * the 16-byte-aligned span around it, and the consumers read the window at that row's offset in the span
- * (0..15 bytes). 4-byte cp.async, which first staged every chunk, moved ~0.45 words per clock per SM
- * (run 62: KernelBench 64 TF32 11 ms); it remains for the chunks at a row's ends, where it zero-fills
- * what lies outside the row.
+ * the 16-byte-aligned span around it (stage_rows_bulk, wgmma_common.cuh), rows a pitch = L_out*es (mod 16)
+ * apart so that every row's window sits at the same offset c0 (0..15 bytes); chunks at a row's ends copy
+ * the aligned middle the same way and the rest element by element, zeros outside the row. 4-byte
+ * cp.async, which first staged every chunk, moved ~0.45 words per clock per SM (run 62: KernelBench 64
+ * TF32 11 ms).
  *
  * Block: a producer warpgroup and two consumer warpgroups of 64 output channels each (R = 128), or, when
  * C_out <= 64, both on the same 64 taking alternate stages (R = 64); x BN input channels x NK taps
@@ -43,9 +44,9 @@ struct RsBwArgs {
     int64_t total;        /* N * qchunks: the flat reduction */
     int splits;
     int stages, sb, xb;   /* stage count and bytes; the x box (at the stage's start, 1024-aligned) */
-    int pw, ww;           /* grad_y window: row pitch and words staged per row by cp.async (4-byte words) */
+    int pitch;            /* grad_y window: bytes between staged rows (= L_out*es mod 16, see stage_rows_bulk) */
     int win;              /* window elements: the chunk's positions + the taps' halo */
-    uintptr_t gy_addr;    /* grad_y's address (the bulk spans' offsets) */
+    int N;
     int bar_off;
 };
 
@@ -57,7 +58,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     typedef typename E::T T;
     constexpr bool HALF = sizeof(T) == 2;
     constexpr int kBK = kRow / (int)sizeof(T); /* positions per 128-byte chunk (one x box) */
-    constexpr int EW = 4 / (int)sizeof(T);     /* elements per staged word */
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
@@ -72,15 +72,18 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int64_t f0 = a.total * sp / a.splits, f1 = a.total * (sp + 1) / a.splits;
     const int iters = (int)(f1 - f0);
     const bool alt = a.R == 64; /* the two consumer warpgroups take alternate stages of the same rows */
-    /* Window start of the chunk at l0: l0*s - p + k0*d, lowered to an even element for 16-bit (whole words;
-     * L_out is even, so every row starts on a word); gsh is the same for every chunk (l0 is even). */
+    /* The grad_y window of the chunk at l0: rows co0.. (zeros past C_out), elements from l0*s - p + k0*d on,
+     * staged by stage_rows_bulk (row r at r*pw + c0 bytes, c0 the window's address mod 16). */
     const int e_off = k0 * a.d - a.p;
-    const int gsh = HALF ? (e_off & 1) : 0;
-    /* A chunk whose window starts e0 = l0*s + e_off lies inside its row with 16 bytes to spare at both ends
-     * goes by bulk copies (the aligned span never leaves the tensor); else by cp.async with zero fill. */
-    auto by_bulk = [&](int l0) {
-        const int64_t e0 = (int64_t)l0 * a.s + e_off;
-        return e0 >= 16 / (int)sizeof(T) && e0 + a.win + 16 / (int)sizeof(T) <= a.L_out;
+    auto gy_rows = [&](int64_t n, int l0) {
+        RowWin r;
+        r.row0 = n * a.cout + co0;
+        r.e0 = (int64_t)l0 * a.s + e_off;
+        r.total = (int64_t)a.N * a.cout;
+        r.valid = a.cout - co0;
+        r.nrows = a.R;
+        r.ebox = 0;
+        return r;
     };
 
     if (tid == 0) {
@@ -94,12 +97,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     if (warp >= 8) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
-        /* Producer: stage it = reduction chunk f0 + it: the x box (TMA) and the grad_y window (4-byte
-         * cp.async, warp pw taking rows pw, pw + 4, ...; zero outside the row or past C_out). */
-        const int ptid = tid - 256, pwarp = ptid >> 5;
+        /* Producer: stage it = reduction chunk f0 + it: the x box (TMA) and the grad_y window (bulk copies,
+         * zero outside the row or past C_out). */
+        const int ptid = tid - 256;
         if (ptid == 0) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
         const T *gy = static_cast<const T *>(a.gy);
-        const int rows = min(a.R, a.cout - co0);
         for (int it = 0; it < iters; ++it) {
             const int s = it % a.stages;
             if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
@@ -110,56 +112,20 @@ __global__ void __launch_bounds__(kThreads, 1)
                 mbar_expect_tx(bar, (uint32_t)a.xb * a.cps);
                 for (int c = 0; c < a.cps; ++c) tma_load_3d(st + c * a.xb, &tmx, bar, l0 + c * kBK, ci0, n);
             }
-            const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
-            if (by_bulk(l0)) {
-                /* Thread r: row r's span [window start rounded down to 16 bytes, its end rounded up). */
-                uint32_t bytes = 0;
-                const char *src = nullptr;
-                if (ptid < rows) {
-                    const char *w0 = reinterpret_cast<const char *>(g0 + (int64_t)ptid * a.L_out + (int64_t)l0 * a.s + e_off);
-                    const int dl = (int)((uintptr_t)w0 & 15);
-                    src = w0 - dl;
-                    bytes = (uint32_t)((dl + a.win * (int)sizeof(T) + 15) & ~15);
-                }
-                /* Each thread its own expect_tx + arrival: one per warp (a shuffle sum, then a 32-count
-                 * arrival) measured 8-13% slower (run 64). */
-                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-                if (bytes)
-                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     st + a.cps * a.xb + ptid * a.pw * 4),
-                                 "l"(src), "r"(bytes), "r"(bar)
-                                 : "memory");
-                continue;
-            }
-            const int64_t e0 = (int64_t)l0 * a.s + e_off - gsh;
-            for (int r = pwarp; r < rows; r += 4) {
-                const T *grow = g0 + (int64_t)r * a.L_out;
-                const uint32_t drow = st + a.cps * a.xb + r * a.pw * 4;
-                for (int wd = lane; wd < a.ww; wd += 32) {
-                    const int64_t e = e0 + wd * EW;
-                    const bool ok = e >= 0 && e < a.L_out;
-                    const T *src = ok ? grow + e : gy;
-                    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(drow + wd * 4), "l"(src),
-                                 "r"(ok ? 4 : 0)
-                                 : "memory");
-                }
-            }
-            asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+            stage_rows_bulk<TY>(gy, a.L_out, a.win, a.pitch, st + a.cps * a.xb, 0, 1, gy_rows(n, l0), bar, ptid, lane);
         }
         return;
     }
     asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
 
     const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
-    const int rowb = a.pw * 4;
+    const int rowb = a.pitch;
     /* The thread's A rows: output channels r0 = (alt ? 0 : 64 wg) + 16 wq + g and r0 + 8 of the block; its
-     * first column: the window element (fp32: t, 16-bit: 2t), which sits in a row at byte gsh*es (cp.async
-     * chunks) or at the row's offset in its bulk span (the window start's address mod 16). */
+     * first column: the window element (fp32: t, 16-bit: 2t), every row's window at byte c0 of its row. */
     const int r0 = (alt ? 0 : 64 * wg) + 16 * wq + g;
     const uint32_t aoff = a.cps * a.xb + r0 * rowb + (HALF ? 2 * t : t) * a.s * (int)sizeof(T);
     const int es_ = (int)sizeof(T), st4 = 4 * a.s * es_; /* bytes from column k to k + 4 (fp32) */
     const int h1 = a.s * es_, h8 = 8 * a.s * es_;       /* 16-bit: from column 2t to 2t + 1, 2t + 8 */
-    const int64_t grow0 = (int64_t)co0 + r0; /* grad_y row of the thread's first A row, less n * cout */
     float acc[NK][BN / 2];
 #pragma unroll
     for (int j = 0; j < NK; ++j)
@@ -174,13 +140,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (; it < iters; it += step) {
         const int s = it % a.stages;
         const int l0 = qc * kBK * a.cps;
-        uint32_t o1 = gsh * (int)sizeof(T), o2 = o1; /* byte offsets of the window in rows r0, r0 + 8 */
-        if (by_bulk(l0)) {
-            const int64_t e = ((n * a.cout + grow0) * a.L_out + (int64_t)l0 * a.s + e_off) * (int64_t)sizeof(T);
-            o1 = (uint32_t)((a.gy_addr + e) & 15);
-            o2 = (uint32_t)((a.gy_addr + e + 8 * (int64_t)a.L_out * (int64_t)sizeof(T)) & 15);
-        }
+        const uint32_t c0 = gy_rows(n, l0).c0(a.L_out, (int)sizeof(T));
         for (qc += step; qc >= a.qchunks; qc -= a.qchunks) ++n;
+        /* Alternate stages: the other warpgroup's use of this stage (the phase before) must have been filled
+         * first. Else, were that fill still in flight, the wait below would find the phase two back done
+         * and pass: an mbarrier's parity tells only its current phase from the one before (the run-68/69
+         * launch failures with strides 2..4, whose edge chunks then took longest to fill). */
+        if (alt && it >= a.stages) mbar_wait(full0 + 8 * s, ((it - a.stages) / a.stages) & 1);
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
         const uint32_t st = sbase + s * a.sb;
 #pragma unroll 1
@@ -194,10 +160,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
                 const uint32_t q = st + aoff + ((4 * c + kk) * (HALF ? 16 : 8) * a.s + j * a.d) * es_;
-                const uint32_t pa = q + o1, pb = q + 8 * rowb + o2;
+                const uint32_t pa = q + c0, pb = q + 8 * rowb + c0;
                 if constexpr (HALF) {
-                    /* Stride 1: both rows' offsets are even or odd together (even L_out), one test for the
-                     * warp; strided, the pair's two columns are s elements apart. */
+                    /* Stride 1: rows r0 and r0 + 8 are even or odd together (8 pitches apart; with an even
+                     * L_out every row is), whole words then; strided, the pair's columns are s apart. */
                     if (a.s == 1 && (pa & 3) == 0) { /* the pairs are whole words */
                         af[j][0] = lds_u32(pa);
                         af[j][1] = lds_u32(pb);
@@ -299,7 +265,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     a.co_tiles = (cout + a.R - 1) / a.R;
     const int halo = (NK - 1) * d;
     if (halo > kMaxHalo) return CONVT1D_ERROR_NOT_SUPPORTED;
-    a.gy_addr = (uintptr_t)gy;
+    a.N = N;
     a.xb = BN * kRow;
     /* Chunks per stage: the most (up to 3, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
      * stages (2 with CONVT1D_WGMMA_BW_RS_STAGES2=1 where the warpgroups share stages; alternate stages need
@@ -312,11 +278,11 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int min_stages = a.R == 128 && sv && sv[0] == '1' ? 2 : 3;
     for (a.cps = cps_max; a.cps >= 1; --a.cps) {
         a.win = a.s * (kBK * a.cps - 1) + 1 + halo;
-        a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
-        const int span_words = (15 + a.win * es + 15) / 16 * 4;      /* the longest bulk span */
-        const int need = a.ww > span_words ? a.ww : span_words;
-        a.pw = (need + 27) / 32 * 32 + 4; /* the least >= need that is 4 (mod 32): conflict-free fragment loads */
-        a.sb = (a.cps * a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
+        /* Row pitch: the window + 16 bytes (a bulk span's overhang), 16 + L_out*es (mod 128) bytes: the A
+         * loads' 8 rows in distinct 16-byte bank groups where L_out*es is a 16-byte multiple. */
+        const int delta = (int)(((int64_t)a.L_out * es) & 15), pmin = a.win * es + 16, want = 16 + delta;
+        a.pitch = pmin + ((want - pmin) % 128 + 128) % 128;
+        a.sb = (a.cps * a.xb + a.R * a.pitch + 1023) / 1024 * 1024;
         a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
         if (a.stages > 8) a.stages = 8;
         if (a.stages >= min_stages) break;
@@ -385,21 +351,20 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
     if (env == 0 || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* Strides 2..4 (a stage's grad_y window is s times its positions) only with CONVT1D_WGMMA_BW_RS_STRIDED=1,
-     * an experiment: 1.6-1.8x faster than the kernels they replace on hifigan_up3 / up4 (run 69), but
-     * KernelBench 79 TF32 ended in an unspecified launch failure on a repeated call (run 68/69; clean under
-     * compute-sanitizer, cause not found). Larger strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
+    /* Strides 2..4 (a stage's grad_y window is s times its positions; CONVT1D_WGMMA_BW_RS_STRIDED=0 off):
+     * 1.6-1.8x faster than the kernels they replace on hifigan_up3 / up4 (run 69). Their KernelBench 79 TF32
+     * launch failures (runs 68-69) came from the alternate-stage wait two phases ahead (fixed: see the
+     * consumers' waits). Larger strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
     const char *sv = getenv("CONVT1D_WGMMA_BW_RS_STRIDED");
-    const int max_stride = sv && sv[0] == '1' ? 4 : 1;
+    const int max_stride = sv && sv[0] == '0' ? 1 : 4;
     if (P.groups != 1 || P.stride > max_stride || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 ||
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > kMaxHalo || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     const int es = ty == WG_TF32 ? 4 : 2;
-    /* x through TMA: 16-byte rows and base; grad_y by 4-byte words: 16-bit rows of even length. */
-    if ((P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)grad_y & 3) != 0)
+    /* x through TMA: 16-byte rows and base; grad_y by bulk copies: 16-byte base (any row length). */
+    if ((P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)grad_y & 15) != 0)
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (es == 2 && (pr.out_length & 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (convt1d_sm_major() != 9 || !sm90a_built<bwd_weight_rs_kernel<WG_BF16, 64, 3>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Where it pays: both GEMM sides at least a warpgroup tile's worth. */
     if (env < 0 && (P.in_channels < 16 || P.out_channels < 16)) return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -158,6 +158,92 @@ __device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
     return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(16 >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) |
            (1ull << 62);
 }
+/* Bulk staging of row windows (the register-A forward's XS_BULK, the register-A grad_weight's grad_y): the
+ * rows behind a stage's input boxes. Box row r is tensor row row0 + r (zeros from
+ * row valid on: channels past C_in, rows past C_out), its elements e0 + b*ebox .. + wcols in box b. Each
+ * sits at byte r*pitch + c0 of its box: pitch = the row length in bytes (mod 16), so every row of the
+ * boxes starts at the same offset c0 from a 16-byte boundary, where x has it. */
+struct RowWin {
+    int64_t row0, e0, total; /* total: x's rows (the batch's) */
+    int valid, nrows, ebox;
+    __device__ uint32_t c0(int L, int es) const { return (uint32_t)(((row0 * L + e0) * es) & 15); }
+};
+
+/* One stage's boxes by the producer warpgroup (ptid 0..127), completing on bar (count: one arrival per
+ * producer thread + the weights' expect_tx). Inner stages (every window inside its row, the boxes clear
+ * of x's last row): thread r sends row r's span [window start rounded down to 16 bytes, end rounded up)
+ * by one bulk copy with its own expect_tx + arrival; a span may reach into the neighbouring rows, never
+ * out of x. Rows past valid: zeros over the same span. Edge stages: below. Generic stores are followed by
+ * a proxy fence: later bulk copies reuse the stage. */
+template <int TY>
+__device__ __forceinline__ void stage_rows_bulk(const typename wg_type<TY>::T *x, int L, int wcols, int pitch,
+                                                uint32_t box0, int xb, int nbox, const RowWin &w, uint32_t bar,
+                                                int ptid, int lane) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int es = (int)sizeof(T);
+    const uint32_t c0 = w.c0(L, es);
+    const int last = w.nrows < w.valid ? w.nrows : w.valid; /* real rows */
+    const bool inner = w.e0 >= 0 && w.e0 + (int64_t)w.ebox * (nbox - 1) + wcols <= L && w.row0 + last < w.total;
+    if (inner) {
+        uint32_t bytes = 0, dst = 0;
+        const char *src = nullptr;
+        if (ptid < nbox * w.nrows) {
+            const int b = ptid / w.nrows, r = ptid - b * w.nrows;
+            const char *w0 = reinterpret_cast<const char *>(x + (w.row0 + r) * L + w.e0 + (int64_t)w.ebox * b);
+            const uint32_t dl = (uint32_t)((uintptr_t)w0 & 15);
+            src = w0 - dl;
+            bytes = (dl + wcols * es + 15) & ~15u;
+            dst = box0 + b * xb + r * pitch + c0 - dl; /* 16-byte aligned: dl = c0 + r*pitch (mod 16) */
+            if (r >= w.valid) {
+                for (uint32_t o = 0; o < bytes; o += 16)
+                    asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(dst + o), "r"(0) : "memory");
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                bytes = 0;
+            }
+        }
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+        if (bytes)
+            asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                         "l"(src), "r"(bytes), "r"(bar)
+                         : "memory");
+        return;
+    }
+    /* Edge stage: warp pw takes rows pw, pw + 4, ...: lane 0 sends the 16-byte-aligned middle of the row's
+     * part inside x by a bulk copy (expect_tx without an arrival), the lanes the few elements at its ends
+     * by plain loads (a round trip each: element by element, run 73 lost 18-25% on the layers with few
+     * tiles per row) and zeros outside the row. */
+    const T zero = wg_type<TY>::from_f(0.f);
+    for (int rr = ptid >> 5; rr < nbox * w.nrows; rr += 4) {
+        const int b = rr / w.nrows, r = rr - b * w.nrows;
+        const int64_t e0 = w.e0 + (int64_t)w.ebox * b;
+        const T *row = x + (w.row0 + r) * L;
+        const uint32_t drow = box0 + b * xb + r * pitch + c0; /* element e0 */
+        const int64_t lo = r < w.valid ? (e0 > 0 ? e0 : 0) : 0, hi = r < w.valid ? (e0 + wcols < L ? e0 + wcols : L) : 0;
+        int64_t mlo = hi, mhi = hi; /* the bulk-copied elements */
+        if (lo < hi) {
+            const uintptr_t alo = ((uintptr_t)(row + lo) + 15) & ~(uintptr_t)15, ahi = (uintptr_t)(row + hi) & ~(uintptr_t)15;
+            if (ahi > alo) {
+                mlo = (int64_t)((const T *)alo - row);
+                mhi = (int64_t)((const T *)ahi - row);
+                if (lane == 0) {
+                    const uint32_t bytes = (uint32_t)(ahi - alo);
+                    asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                                     drow + (uint32_t)(mlo - e0) * es),
+                                 "l"((const void *)alo), "r"(bytes), "r"(bar)
+                                 : "memory");
+                }
+            }
+        }
+        for (int e = lane; e < wcols; e += 32) {
+            const int64_t pos = e0 + e;
+            if (pos >= mlo && pos < mhi) continue;
+            st_shared(drow + e * es, pos >= lo && pos < hi ? row[pos] : zero);
+        }
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    mbar_arrive(bar);
+}
 #endif
 
 /* Reads the contiguous segment [o0, o0 + len) of one row (elements [0, Lrow) exist, zero elsewhere) and

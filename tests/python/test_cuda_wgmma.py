@@ -308,19 +308,21 @@ def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
     assert rel_err(gx, gx64) <= tol
 
 
-# Stride-1 grad_weight on the register-A kernel (src/cuda/bwd_weight_rs.cu): grad_y in registers with each
-# tap's shift as address arithmetic, x by TMA. Forced (CONVT1D_WGMMA_BW_RS=1) and as shipped, on the
-# stride-1 shapes above (one tap, 3, 5 and 9 taps: 9 runs two tap groups of 5 with the excess tap dropped;
-# padding past the span; C_out <= 64, where the two consumer warpgroups take alternate stages) and a few
-# made for it: odd C_in and C_out (scalar partial stores, rows past C_out unstaged), C_out between 64 and
-# 128 (a half-empty second warpgroup), 16 taps (two groups of 8), a batch row split across reduction
-# splits. Shapes it does not take (x rows no 16-byte multiple, 16-bit grad_y of odd length, strict fp32)
-# fall back and must still be right. grad_w's memory is poisoned first.
-RS_BW = [c for c in SHAPES if c["stride"] == 1] + [
+# grad_weight on the register-A kernel (src/cuda/bwd_weight_rs.cu, strides 1..4): grad_y in registers with
+# each tap's shift as address arithmetic, x by TMA. Forced (CONVT1D_WGMMA_BW_RS=1) and as shipped, on the
+# stride 1..4 shapes above (one tap, 3, 5 and 9 taps: 9 runs two tap groups of 5 with the excess tap dropped;
+# padding past the span; C_out <= 64, where the two consumer warpgroups take alternate stages; kb79_like:
+# phases without taps and an odd grad_y length) and a few made for it: odd C_in and C_out (scalar partial
+# stores, rows past C_out zero), C_out between 64 and 128 (a half-empty second warpgroup), 16 taps (two
+# groups of 8), a batch row split across reduction splits, a stride-1 grad_y of odd length (16-bit rows at
+# odd offsets). Shapes it does not take (x rows no 16-byte multiple, strict fp32, strides past 4) fall back
+# and must still be right. grad_w's memory is poisoned first.
+RS_BW = [c for c in SHAPES if c["stride"] <= 4] + [
     shape("s1_odd_channels", 3, 37, 45, 3, 1024, padding=1),
     shape("s1_cout_100", 2, 64, 100, 4, 2048, dilation=2),
     shape("s1_k16_aligned", 2, 64, 48, 16, 512, padding=5),
     shape("s1_long_batch1", 1, 128, 128, 3, 65536, bias=False),
+    shape("s1_odd_grad_y", 2, 64, 48, 4, 2048, padding=1),
 ]
 
 
@@ -343,7 +345,8 @@ def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
-@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], RS_BW[-1]], ids=["kb64_like", "kb74_like", "long_batch1"])
+@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[2], SHAPES[4], RS_BW[-2], RS_BW[-1]],
+                         ids=["kb64_like", "kb74_like", "kb79_like", "hifigan_up3_like", "long_batch1", "s1_odd_grad_y"])
 def test_wgmma_grad_weight_rs_taken(c, dtype, tol, tf32):
     # As shipped, these grad_weights run bwd_weight_rs_kernel (a silent fallback would pass the checks
     # above), and twice in a row give bitwise the same gradient (fixed splits, slots summed in order).
