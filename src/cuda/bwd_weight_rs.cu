@@ -142,11 +142,6 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int l0 = qc * kBK * a.cps;
         const uint32_t c0 = gy_rows(n, l0).c0(a.L_out, (int)sizeof(T));
         for (qc += step; qc >= a.qchunks; qc -= a.qchunks) ++n;
-        /* Alternate stages: the other warpgroup's use of this stage (the phase before) must have been filled
-         * first. Else, were that fill still in flight, the wait below would find the phase two back done
-         * and pass: an mbarrier's parity tells only its current phase from the one before (the run-68/69
-         * launch failures with strides 2..4, whose edge chunks then took longest to fill). */
-        if (alt && it >= a.stages) mbar_wait(full0 + 8 * s, ((it - a.stages) / a.stages) & 1);
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
         const uint32_t st = sbase + s * a.sb;
 #pragma unroll 1
@@ -268,14 +263,19 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     a.N = N;
     a.xb = BN * kRow;
     /* Chunks per stage: the most (up to 3, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
-     * stages (2 with CONVT1D_WGMMA_BW_RS_STAGES2=1 where the warpgroups share stages; alternate stages need
-     * 3 so that each warpgroup can hold one while the producer fills the next). Every stage costs the
+     * stages (2 with CONVT1D_WGMMA_BW_RS_STAGES2=1) where the warpgroups share stages; alternate stages
+     * (R = 64) need an even count, 4 at least: each warpgroup then owns every other stage, two of them (one
+     * held while the next fills). With an odd count a warpgroup's stage was last used by the other one, and
+     * its parity wait could pass on the phase two back while that fill was still in flight: an mbarrier's
+     * parity tells only its current phase from the one before (the run-68/69 launch failures at strides
+     * 2..4, KernelBench 79 at 3 stages; waiting for the other's phase first deadlocks instead, run 76,
+     * when both phases are already done). Every stage costs the
      * producer a bulk copy per grad_y row and the consumers a barrier round, so longer stages pay:
      * KernelBench 64 TF32 3.30 -> 2.13 ms at 2 chunks (run 64), KernelBench 74 TF32 0.86 -> 0.63 ms at 3
      * (run 65; 4: 0.65). */
     const char *cv = getenv("CONVT1D_WGMMA_BW_RS_CPS"), *sv = getenv("CONVT1D_WGMMA_BW_RS_STAGES2");
     const int cps_max = cv && cv[0] >= '1' && cv[0] <= '4' ? cv[0] - '0' : 3;
-    const int min_stages = a.R == 128 && sv && sv[0] == '1' ? 2 : 3;
+    const int min_stages = a.R == 64 ? 4 : sv && sv[0] == '1' ? 2 : 3;
     for (a.cps = cps_max; a.cps >= 1; --a.cps) {
         a.win = a.s * (kBK * a.cps - 1) + 1 + halo;
         /* Row pitch: the window + 16 bytes (a bulk span's overhang), 16 + L_out*es (mod 128) bytes: the A
@@ -285,6 +285,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
         a.sb = (a.cps * a.xb + a.R * a.pitch + 1023) / 1024 * 1024;
         a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
         if (a.stages > 8) a.stages = 8;
+        if (a.R == 64) a.stages &= ~1;
         if (a.stages >= min_stages) break;
     }
     if (a.cps < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -353,8 +354,8 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     if (env == 0 || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Strides 2..4 (a stage's grad_y window is s times its positions; CONVT1D_WGMMA_BW_RS_STRIDED=0 off):
      * 1.6-1.8x faster than the kernels they replace on hifigan_up3 / up4 (run 69). Their KernelBench 79 TF32
-     * launch failures (runs 68-69) came from the alternate-stage wait two phases ahead (fixed: see the
-     * consumers' waits). Larger strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
+     * launch failures (runs 68-69) came from alternate stages at an odd stage count (see rs_run). Larger
+     * strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
     const char *sv = getenv("CONVT1D_WGMMA_BW_RS_STRIDED");
     const int max_stride = sv && sv[0] == '0' ? 1 : 4;
     if (P.groups != 1 || P.stride > max_stride || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
