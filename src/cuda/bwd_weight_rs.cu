@@ -280,7 +280,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
         a.win = a.s * (kBK * a.cps - 1) + 1 + halo;
         /* Row pitch: the window + 16 bytes (a bulk span's overhang), 16 + L_out*es (mod 128) bytes: the A
          * loads' 8 rows in distinct 16-byte bank groups where L_out*es is a 16-byte multiple. */
-        const int delta = (int)(((int64_t)a.L_out * es) & 15), pmin = a.win * es + 16, want = 16 + delta;
+        const int delta = (int)(((int64_t)a.L_out * es) & 15), pmin = a.win * es + 32, want = 16 + delta;
         a.pitch = pmin + ((want - pmin) % 128 + 128) % 128;
         a.sb = (a.cps * a.xb + a.R * a.pitch + 1023) / 1024 * 1024;
         a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;

@@ -1219,7 +1219,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         /* Row pitch P = L*es (mod 16), for the common offset of a box's rows; room for a span's 15 bytes
          * of overhang at either end; then 32 (fp32) / 16 (16-bit) + that (mod 128) bytes, the nearest to
          * the conflict-free pitch of the dense layout. */
-        const int delta = (int)(((int64_t)L * es) & 15), want = (es == 4 ? 32 : 16) + delta, pmin = a.wcols * es + 16;
+        const int delta = (int)(((int64_t)L * es) & 15), want = (es == 4 ? 32 : 16) + delta, pmin = a.wcols * es + 32;
         a.xpitch = pmin + ((want - pmin) % 128 + 128) % 128;
     }
     const int RT = a.R * a.ps, M = a.cout * a.ps;
@@ -1293,7 +1293,7 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.xpitch = a.gpitch * es;
     a.wcols = a.win * bi.s;
     if (bulk) {
-        const int want = 64 + (int)(((int64_t)bi.L_out * es) & 15), pmin = a.wcols * es + 16;
+        const int want = 64 + (int)(((int64_t)bi.L_out * es) & 15), pmin = a.wcols * es + 32;
         a.xpitch = pmin + ((want - pmin) % 128 + 128) % 128;
     }
     const int RT = a.R * a.ps, M = a.cout * a.ps;
