@@ -1,7 +1,7 @@
 """compute-sanitizer target: the register-A grad_weight (src/cuda/bwd_weight_rs.cu, strides 1..4, forced with
 CONVT1D_WGMMA_BW_RS=1) on small shapes that reach its edges: odd channel counts, C_out <= 64 (alternate
 stages), 64 < C_out < 128, padding, two tap groups with an excess tap, one batch row across splits, strides 2 and 4,
-grad_y rows of odd length (s2_dilated, s1_odd_len: 16-bit rows at odd offsets).
+grad_y rows of odd length (s2_dilated, s1_odd_len: taken in fp32, 16-bit falls back).
 Prints the relative error per case."""
 import os
 import sys

@@ -10,11 +10,10 @@
  * block and nothing is copied in global memory (the strided kernel, bwd_weight_wgmma.cu, writes shifted
  * copies of x: at stride 1 they would triple KernelBench 64's traffic). grad_y rows need not be 16-byte
  * aligned (KernelBench 64: L_out = 65538): each producer thread sends one row's window as a bulk copy of
- * the 16-byte-aligned span around it (stage_rows_bulk, wgmma_common.cuh), rows a pitch = L_out*es (mod 16)
- * apart so that every row's window sits at the same offset c0 (0..15 bytes); chunks at a row's ends copy
- * the aligned middle the same way and the rest element by element, zeros outside the row. 4-byte
- * cp.async, which first staged every chunk, moved ~0.45 words per clock per SM (run 62: KernelBench 64
- * TF32 11 ms).
+ * the 16-byte-aligned span around it, and the consumers read the window at that row's offset in the span
+ * (0..15 bytes). 4-byte cp.async, which first staged every chunk, moved ~0.45 words per clock per SM
+ * (run 62: KernelBench 64 TF32 11 ms); it remains for the chunks at a row's ends, where it zero-fills
+ * what lies outside the row.
  *
  * Block: a producer warpgroup and two consumer warpgroups of 64 output channels each (R = 128), or, when
  * C_out <= 64, both on the same 64 taking alternate stages (R = 64); x BN input channels x NK taps
@@ -44,9 +43,9 @@ struct RsBwArgs {
     int64_t total;        /* N * qchunks: the flat reduction */
     int splits;
     int stages, sb, xb;   /* stage count and bytes; the x box (at the stage's start, 1024-aligned) */
-    int pitch;            /* grad_y window: bytes between staged rows (= L_out*es mod 16, see stage_rows_bulk) */
+    int pw, ww;           /* grad_y window: row pitch and words staged per row by cp.async (4-byte words) */
     int win;              /* window elements: the chunk's positions + the taps' halo */
-    int N;
+    uintptr_t gy_addr;    /* grad_y's address (the bulk spans' offsets) */
     int bar_off;
 };
 
@@ -58,6 +57,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     typedef typename E::T T;
     constexpr bool HALF = sizeof(T) == 2;
     constexpr int kBK = kRow / (int)sizeof(T); /* positions per 128-byte chunk (one x box) */
+    constexpr int EW = 4 / (int)sizeof(T);     /* elements per staged word */
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
@@ -72,18 +72,15 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int64_t f0 = a.total * sp / a.splits, f1 = a.total * (sp + 1) / a.splits;
     const int iters = (int)(f1 - f0);
     const bool alt = a.R == 64; /* the two consumer warpgroups take alternate stages of the same rows */
-    /* The grad_y window of the chunk at l0: rows co0.. (zeros past C_out), elements from l0*s - p + k0*d on,
-     * staged by stage_rows_bulk (row r at r*pw + c0 bytes, c0 the window's address mod 16). */
+    /* Window start of the chunk at l0: l0*s - p + k0*d, lowered to an even element for 16-bit (whole words;
+     * L_out is even, so every row starts on a word); gsh is the same for every chunk (l0 is even). */
     const int e_off = k0 * a.d - a.p;
-    auto gy_rows = [&](int64_t n, int l0) {
-        RowWin r;
-        r.row0 = n * a.cout + co0;
-        r.e0 = (int64_t)l0 * a.s + e_off;
-        r.total = (int64_t)a.N * a.cout;
-        r.valid = a.cout - co0;
-        r.nrows = a.R;
-        r.ebox = 0;
-        return r;
+    const int gsh = HALF ? (e_off & 1) : 0;
+    /* A chunk whose window starts e0 = l0*s + e_off lies inside its row with 16 bytes to spare at both ends
+     * goes by bulk copies (the aligned span never leaves the tensor); else by cp.async with zero fill. */
+    auto by_bulk = [&](int l0) {
+        const int64_t e0 = (int64_t)l0 * a.s + e_off;
+        return e0 >= 16 / (int)sizeof(T) && e0 + a.win + 16 / (int)sizeof(T) <= a.L_out;
     };
 
     if (tid == 0) {
@@ -97,11 +94,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     if (warp >= 8) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
-        /* Producer: stage it = reduction chunk f0 + it: the x box (TMA) and the grad_y window (bulk copies,
-         * zero outside the row or past C_out). */
-        const int ptid = tid - 256;
+        /* Producer: stage it = reduction chunk f0 + it: the x box (TMA) and the grad_y window (4-byte
+         * cp.async, warp pw taking rows pw, pw + 4, ...; zero outside the row or past C_out). */
+        const int ptid = tid - 256, pwarp = ptid >> 5;
         if (ptid == 0) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
         const T *gy = static_cast<const T *>(a.gy);
+        const int rows = min(a.R, a.cout - co0);
         for (int it = 0; it < iters; ++it) {
             const int s = it % a.stages;
             if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
@@ -112,20 +110,56 @@ __global__ void __launch_bounds__(kThreads, 1)
                 mbar_expect_tx(bar, (uint32_t)a.xb * a.cps);
                 for (int c = 0; c < a.cps; ++c) tma_load_3d(st + c * a.xb, &tmx, bar, l0 + c * kBK, ci0, n);
             }
-            stage_rows_bulk<TY>(gy, a.L_out, a.win, a.pitch, st + a.cps * a.xb, 0, 1, gy_rows(n, l0), bar, ptid, lane);
+            const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
+            if (by_bulk(l0)) {
+                /* Thread r: row r's span [window start rounded down to 16 bytes, its end rounded up). */
+                uint32_t bytes = 0;
+                const char *src = nullptr;
+                if (ptid < rows) {
+                    const char *w0 = reinterpret_cast<const char *>(g0 + (int64_t)ptid * a.L_out + (int64_t)l0 * a.s + e_off);
+                    const int dl = (int)((uintptr_t)w0 & 15);
+                    src = w0 - dl;
+                    bytes = (uint32_t)((dl + a.win * (int)sizeof(T) + 15) & ~15);
+                }
+                /* Each thread its own expect_tx + arrival: one per warp (a shuffle sum, then a 32-count
+                 * arrival) measured 8-13% slower (run 64). */
+                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                if (bytes)
+                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                                     st + a.cps * a.xb + ptid * a.pw * 4),
+                                 "l"(src), "r"(bytes), "r"(bar)
+                                 : "memory");
+                continue;
+            }
+            const int64_t e0 = (int64_t)l0 * a.s + e_off - gsh;
+            for (int r = pwarp; r < rows; r += 4) {
+                const T *grow = g0 + (int64_t)r * a.L_out;
+                const uint32_t drow = st + a.cps * a.xb + r * a.pw * 4;
+                for (int wd = lane; wd < a.ww; wd += 32) {
+                    const int64_t e = e0 + wd * EW;
+                    const bool ok = e >= 0 && e < a.L_out;
+                    const T *src = ok ? grow + e : gy;
+                    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(drow + wd * 4), "l"(src),
+                                 "r"(ok ? 4 : 0)
+                                 : "memory");
+                }
+            }
+            asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
         }
         return;
     }
     asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
 
     const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
-    const int rowb = a.pitch;
+    const int rowb = a.pw * 4;
     /* The thread's A rows: output channels r0 = (alt ? 0 : 64 wg) + 16 wq + g and r0 + 8 of the block; its
-     * first column: the window element (fp32: t, 16-bit: 2t), every row's window at byte c0 of its row. */
+     * first column: the window element (fp32: t, 16-bit: 2t), which sits in a row at byte gsh*es (cp.async
+     * chunks) or at the row's offset in its bulk span (the window start's address mod 16). */
     const int r0 = (alt ? 0 : 64 * wg) + 16 * wq + g;
     const uint32_t aoff = a.cps * a.xb + r0 * rowb + (HALF ? 2 * t : t) * a.s * (int)sizeof(T);
     const int es_ = (int)sizeof(T), st4 = 4 * a.s * es_; /* bytes from column k to k + 4 (fp32) */
     const int h1 = a.s * es_, h8 = 8 * a.s * es_;       /* 16-bit: from column 2t to 2t + 1, 2t + 8 */
+    const int64_t grow0 = (int64_t)co0 + r0; /* grad_y row of the thread's first A row, less n * cout */
     float acc[NK][BN / 2];
 #pragma unroll
     for (int j = 0; j < NK; ++j)
@@ -140,7 +174,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (; it < iters; it += step) {
         const int s = it % a.stages;
         const int l0 = qc * kBK * a.cps;
-        const uint32_t c0 = gy_rows(n, l0).c0(a.L_out, (int)sizeof(T));
+        uint32_t o1 = gsh * (int)sizeof(T), o2 = o1; /* byte offsets of the window in rows r0, r0 + 8 */
+        if (by_bulk(l0)) {
+            const int64_t e = ((n * a.cout + grow0) * a.L_out + (int64_t)l0 * a.s + e_off) * (int64_t)sizeof(T);
+            o1 = (uint32_t)((a.gy_addr + e) & 15);
+            o2 = (uint32_t)((a.gy_addr + e + 8 * (int64_t)a.L_out * (int64_t)sizeof(T)) & 15);
+        }
         for (qc += step; qc >= a.qchunks; qc -= a.qchunks) ++n;
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
         const uint32_t st = sbase + s * a.sb;
@@ -155,10 +194,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
                 const uint32_t q = st + aoff + ((4 * c + kk) * (HALF ? 16 : 8) * a.s + j * a.d) * es_;
-                const uint32_t pa = q + c0, pb = q + 8 * rowb + c0;
+                const uint32_t pa = q + o1, pb = q + 8 * rowb + o2;
                 if constexpr (HALF) {
-                    /* Stride 1: rows r0 and r0 + 8 are even or odd together (8 pitches apart; with an even
-                     * L_out every row is), whole words then; strided, the pair's columns are s apart. */
+                    /* Stride 1: both rows' offsets are even or odd together (even L_out), one test for the
+                     * warp; strided, the pair's two columns are s elements apart. */
                     if (a.s == 1 && (pa & 3) == 0) { /* the pairs are whole words */
                         af[j][0] = lds_u32(pa);
                         af[j][1] = lds_u32(pb);
@@ -260,16 +299,16 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     a.co_tiles = (cout + a.R - 1) / a.R;
     const int halo = (NK - 1) * d;
     if (halo > kMaxHalo) return CONVT1D_ERROR_NOT_SUPPORTED;
-    a.N = N;
+    a.gy_addr = (uintptr_t)gy;
     a.xb = BN * kRow;
     /* Chunks per stage: the most (up to 3, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
      * stages (2 with CONVT1D_WGMMA_BW_RS_STAGES2=1) where the warpgroups share stages; alternate stages
      * (R = 64) need an even count, 4 at least: each warpgroup then owns every other stage, two of them (one
      * held while the next fills). With an odd count a warpgroup's stage was last used by the other one, and
      * its parity wait could pass on the phase two back while that fill was still in flight: an mbarrier's
-     * parity tells only its current phase from the one before (the run-68/69 launch failures at strides
-     * 2..4, KernelBench 79 at 3 stages; waiting for the other's phase first deadlocks instead, run 76,
-     * when both phases are already done). Every stage costs the
+     * parity tells only its current phase from the one before (the suspected cause of the run-68/69 launch
+     * failures at strides 2..4: KernelBench 79 ran alternate stages at 3; waiting for the other's phase
+     * first deadlocks instead, run 76, once both phases are done). Every stage costs the
      * producer a bulk copy per grad_y row and the consumers a barrier round, so longer stages pay:
      * KernelBench 64 TF32 3.30 -> 2.13 ms at 2 chunks (run 64), KernelBench 74 TF32 0.86 -> 0.63 ms at 3
      * (run 65; 4: 0.65). */
@@ -278,11 +317,11 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int min_stages = a.R == 64 ? 4 : sv && sv[0] == '1' ? 2 : 3;
     for (a.cps = cps_max; a.cps >= 1; --a.cps) {
         a.win = a.s * (kBK * a.cps - 1) + 1 + halo;
-        /* Row pitch: the window + 16 bytes (a bulk span's overhang), 16 + L_out*es (mod 128) bytes: the A
-         * loads' 8 rows in distinct 16-byte bank groups where L_out*es is a 16-byte multiple. */
-        const int delta = (int)(((int64_t)a.L_out * es) & 15), pmin = a.win * es + 32, want = 16 + delta;
-        a.pitch = pmin + ((want - pmin) % 128 + 128) % 128;
-        a.sb = (a.cps * a.xb + a.R * a.pitch + 1023) / 1024 * 1024;
+        a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
+        const int span_words = (15 + a.win * es + 15) / 16 * 4;      /* the longest bulk span */
+        const int need = a.ww > span_words ? a.ww : span_words;
+        a.pw = (need + 27) / 32 * 32 + 4; /* the least >= need that is 4 (mod 32): conflict-free fragment loads */
+        a.sb = (a.cps * a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
         a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
         if (a.stages > 8) a.stages = 8;
         if (a.R == 64) a.stages &= ~1;
@@ -354,8 +393,8 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     if (env == 0 || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Strides 2..4 (a stage's grad_y window is s times its positions; CONVT1D_WGMMA_BW_RS_STRIDED=0 off):
      * 1.6-1.8x faster than the kernels they replace on hifigan_up3 / up4 (run 69). Their KernelBench 79 TF32
-     * launch failures (runs 68-69) came from alternate stages at an odd stage count (see rs_run). Larger
-     * strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
+     * launch failures (runs 68-69) are put down to alternate stages at an odd stage count (see rs_run).
+     * Larger strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
     const char *sv = getenv("CONVT1D_WGMMA_BW_RS_STRIDED");
     const int max_stride = sv && sv[0] == '0' ? 1 : 4;
     if (P.groups != 1 || P.stride > max_stride || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -363,9 +402,10 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > kMaxHalo || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     const int es = ty == WG_TF32 ? 4 : 2;
-    /* x through TMA: 16-byte rows and base; grad_y by bulk copies: 16-byte base (any row length). */
-    if ((P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)grad_y & 15) != 0)
+    /* x through TMA: 16-byte rows and base; grad_y by 4-byte words: 16-bit rows of even length. */
+    if ((P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)grad_y & 3) != 0)
         return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (es == 2 && (pr.out_length & 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (convt1d_sm_major() != 9 || !sm90a_built<bwd_weight_rs_kernel<WG_BF16, 64, 3>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Where it pays: both GEMM sides at least a warpgroup tile's worth. */
     if (env < 0 && (P.in_channels < 16 || P.out_channels < 16)) return CONVT1D_ERROR_NOT_SUPPORTED;

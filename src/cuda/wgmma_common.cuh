@@ -158,11 +158,11 @@ __device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
     return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(16 >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) |
            (1ull << 62);
 }
-/* Bulk staging of row windows (the register-A forward's XS_BULK, the register-A grad_weight's grad_y): the
- * rows behind a stage's input boxes. Box row r is tensor row row0 + r (zeros from
- * row valid on: channels past C_in, rows past C_out), its elements e0 + b*ebox .. + wcols in box b. Each
- * sits at byte r*pitch + c0 of its box: pitch = the row length in bytes (mod 16), so every row of the
- * boxes starts at the same offset c0 from a 16-byte boundary, where x has it. */
+/* Bulk staging of row windows (the register-A forward's XS_BULK, fwd_wgmma.cu): the rows behind a stage's
+ * input boxes. Box row r is tensor row row0 + r (zeros from row valid on: channels past C_in, rows past
+ * C_out), its elements e0 + b*ebox .. + wcols in box b. Each sits at byte r*pitch + c0 of its box: pitch =
+ * the row length in bytes (mod 16), so every row of the boxes starts at the same offset c0 from a 16-byte
+ * boundary, where x has it; pitch >= wcols*es + 32, so that neighbouring rows' spans do not overlap. */
 struct RowWin {
     int64_t row0, e0, total; /* total: x's rows (the batch's) */
     int valid, nrows, ebox;
