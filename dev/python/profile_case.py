@@ -1,7 +1,8 @@
 """Run one suite shape's forward or one gradient a few times, the last call inside cudaProfilerStart/Stop,
-for Nsight Compute (--profile-from-start off). Used by scripts/gpu_profile.sh.
+for Nsight Compute (--profile-from-start off). Used by scripts/gpu_profile.sh. With "times" after the mode:
+the last call under torch.profiler instead, printing each kernel it ran and its GPU time.
 
-    python dev/python/profile_case.py kernelbench_64 fwd|bwd_input|bwd_weight fp32|fp32_strict|fp16|bf16
+    python dev/python/profile_case.py kernelbench_64 fwd|bwd_input|bwd_weight fp32|fp32_strict|fp16|bf16 [times]
 """
 import json
 import os
@@ -35,6 +36,14 @@ def call():
 for _ in range(3):
     call()
 torch.cuda.synchronize()
+if sys.argv[4:5] == ["times"]:
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        call()
+        torch.cuda.synchronize()
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA:
+            print(f"{name} {kind} {mode} {e.device_time / 1e3:8.3f} ms  {e.name[:110]}")
+    sys.exit(0)
 torch.cuda.cudart().cudaProfilerStart()
 call()
 torch.cuda.synchronize()
