@@ -1215,13 +1215,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.xpitch = a.win * es;
     a.wcols = 128 + a.hal;
-    if (a.xstage == XS_BULK) {
-        /* Row pitch P = L*es (mod 16), for the common offset of a box's rows; room for a span's 15 bytes
-         * of overhang at either end, spans apart; then 32 (fp32) / 16 (16-bit) + that (mod 128) bytes, the
-         * nearest to the conflict-free pitch of the dense layout. */
-        const int delta = (int)(((int64_t)L * es) & 15), want = (es == 4 ? 32 : 16) + delta, pmin = a.wcols * es + 32;
-        a.xpitch = pmin + ((want - pmin) % 128 + 128) % 128;
-    }
+    if (a.xstage == XS_BULK) /* 32 (fp32) / 16 (16-bit) bytes (mod 128): the dense layout's pitch */
+        a.xpitch = bulk_row_pitch((int64_t)L * es, a.wcols * es, es == 4 ? 32 : 16);
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
     const int BQ = 128 * MQ;
@@ -1285,17 +1280,14 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
     a.win = 128 + a.hal;
     /* Row pitch: win*s + 1 elements at least, in 4-byte words 16 (mod 32) (the A loads of the two
-     * channel rows of a pair of lanes fall in different bank halves). Bulk: win*s elements + 32 bytes
-     * at least (spans' overhang), 64 + L*es (mod 128) bytes (see stage_rows_bulk). */
+     * channel rows of a pair of lanes fall in different bank halves). Bulk: bulk_row_pitch, 64 bytes (mod
+     * 128) as here. */
     int words = ((a.win * bi.s + 1) * es + 3) / 4;
     words = (words + 15) / 32 * 32 + 16;
     a.gpitch = words * 4 / es;
     a.xpitch = a.gpitch * es;
     a.wcols = a.win * bi.s;
-    if (bulk) {
-        const int want = 64 + (int)(((int64_t)bi.L_out * es) & 15), pmin = a.wcols * es + 32;
-        a.xpitch = pmin + ((want - pmin) % 128 + 128) % 128;
-    }
+    if (bulk) a.xpitch = bulk_row_pitch((int64_t)bi.L_out * es, a.wcols * es, 64);
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
     const int BQ = 128 * MQ;

@@ -59,6 +59,14 @@ template <> struct wg_type<WG_TF32> {
 template <> struct wg_type<WG_TF32X3> : wg_type<WG_TF32> {};
 
 
+/* Row pitch (bytes) for stage_rows_bulk: = row_bytes (mod 16), so that every staged row sits at one offset
+ * from a 16-byte boundary; at least span_bytes + 32 (a span's overhang at both ends, spans apart); then
+ * target + that residue (mod 128), the nearest to a conflict-free pitch of the dense layout. */
+inline int bulk_row_pitch(int64_t row_bytes, int span_bytes, int target) {
+    const int want = target + (int)(row_bytes & 15), pmin = span_bytes + 32;
+    return pmin + ((want - pmin) % 128 + 128) % 128;
+}
+
 #if CONVT1D_WG_DEVICE
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 /* The MMA per kind and tile width: wg_mma (A from a shared-memory descriptor) and wg_mma_rs (A from four
