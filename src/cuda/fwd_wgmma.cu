@@ -1237,6 +1237,13 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                                 });
 }
 
+/* The strided grad_input stages grad_y by bulk copies where grad_y is 16-byte aligned (CONVT1D_WGMMA_RS_BULK=0:
+ * never); run_rs_bi and rs_bi_pays ask the same question. */
+bool bi_bulk(const void *gy) {
+    const char *bv = getenv("CONVT1D_WGMMA_RS_BULK");
+    return ((uintptr_t)gy & 15) == 0 && !(bv && bv[0] == '0');
+}
+
 /* Strided grad_input on the register-A kernel (BI): grad_x[n, ci, l] = sum_{j, co, b} gy[n, co, (l+j)*s + b - p]
  * * w[ci, co, k] with k*d = j*s + b (convt1d_bwd_input_wgmma), i.e. the forward GEMM over the s*C_out phase
  * channels of grad_y, read in place: the producer copies each grad_y row segment (one bulk copy per row,
@@ -1253,8 +1260,7 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
     /* Staging: bulk copies per grad_y row (grad_y 16-byte aligned; CONVT1D_WGMMA_RS_BULK=0 never), else the
      * 4-byte cp.async (grad_y 4-byte aligned, in 16-bit an even length: whole words in a row). */
-    const char *bv = getenv("CONVT1D_WGMMA_RS_BULK");
-    const bool bulk = ((uintptr_t)gy & 15) == 0 && !(bv && bv[0] == '0');
+    const bool bulk = bi_bulk(gy);
     if (!bulk && (((uintptr_t)gy & 3) != 0 || (es == 2 && (bi.L_out & 1)))) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int cg = bi.s * bi.cout; /* GEMM input channels */
     a.nchunk = (cg + kBK - 1) / kBK;
@@ -1521,9 +1527,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const BwdInput bi_rs = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
     const char *rv = getenv("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
-    const char *bv = getenv("CONVT1D_WGMMA_RS_BULK");
-    const bool bulk = ((uintptr_t)grad_y & 15) == 0 && !(bv && bv[0] == '0'); /* as run_rs_bi decides */
-    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bulk))) { /* grad_y read in place */
+    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bi_bulk(grad_y)))) { /* grad_y read in place */
         const convt1d_status st = dispatch_rs(ty, pr, grad_y, w, a, K, d, stream, &bi_rs);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }
