@@ -35,3 +35,10 @@ convt1d_status convt1d_backward_bias_cuda(const convt1d_params *p, convt1d_dtype
     (void)p; (void)dtype; (void)grad_y; (void)grad_b; (void)stream;
     return NO_CUDA();
 }
+convt1d_status convt1d_backward_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                     const void *grad_y, const void *x, const void *w, void *grad_x,
+                                     void *grad_w, void *grad_b, convt1d_stream stream) {
+    (void)p; (void)dtype; (void)math; (void)grad_y; (void)x; (void)w; (void)grad_x; (void)grad_w;
+    (void)grad_b; (void)stream;
+    return NO_CUDA();
+}

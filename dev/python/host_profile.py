@@ -81,6 +81,7 @@ tests = {
     "C forward": lambda: L.convt1d_forward_cuda(p, code, math, xd.data_ptr(), w.data_ptr(), None if b is None else b.data_ptr(), y.data_ptr(), s),
     "C backward_input": lambda: L.convt1d_backward_input_cuda(p, code, math, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), s),
     "C backward_weight": lambda: L.convt1d_backward_weight_cuda(p, code, math, gy.data_ptr(), xd.data_ptr(), gw.data_ptr(), ws.data_ptr(), nbytes, s),
+    "C backward (one call, x+w)": lambda: L.convt1d_backward_cuda(p, code, math, gy.data_ptr(), xd.data_ptr(), w.data_ptr(), gx.data_ptr(), gw.data_ptr(), None, s),
     "C backward_bias": lambda: L.convt1d_backward_bias_cuda(p, code, gy.data_ptr(), gb.data_ptr(), s),
     "C workspace_size": lambda: _lib.workspace_size(p, code),
     "py forward_impl": lambda: _ops.forward_impl(xd, w, b, *a),

@@ -112,6 +112,7 @@ def _declare(l: ctypes.CDLL) -> ctypes.CDLL:
         "convt1d_backward_weight_workspace_size": (st, [P, i32, ctypes.POINTER(sz)]),
         "convt1d_backward_weight_cuda": (st, [P, i32, i32, vp, vp, vp, vp, sz, vp]),
         "convt1d_backward_bias_cuda": (st, [P, i32, vp, vp, vp]),
+        "convt1d_backward_cuda": (st, [P, i32, i32, vp, vp, vp, vp, vp, vp, vp]),
     }
     missing = []
     for name, (restype, argtypes) in sigs.items():

@@ -10,7 +10,7 @@ import torch
 
 from . import _lib
 
-__all__ = ["forward_impl", "backward_impl", "EagerFunction", "DTYPES"]
+__all__ = ["forward_impl", "backward_impl", "EagerFunction", "eager_apply", "DTYPES"]
 
 DTYPES = {torch.float32: _lib.F32, torch.float16: _lib.F16, torch.bfloat16: _lib.BF16,
           torch.float64: _lib.F64}
@@ -21,9 +21,7 @@ _bwd_in_cpu = _c.convt1d_backward_input_cpu
 _bwd_w_cpu = _c.convt1d_backward_weight_cpu
 _bwd_b_cpu = _c.convt1d_backward_bias_cpu
 _fwd_cuda = _c.convt1d_forward_cuda
-_bwd_in_cuda = _c.convt1d_backward_input_cuda
-_bwd_w_cuda = _c.convt1d_backward_weight_cuda
-_bwd_b_cuda = _c.convt1d_backward_bias_cuda
+_bwd_cuda = _c.convt1d_backward_cuda
 _params = _lib.params
 _num_threads = torch.get_num_threads
 _cudnn = torch.backends.cudnn
@@ -48,9 +46,15 @@ def _dtype_code(t: torch.Tensor) -> int:
     return code
 
 
+# The getters behind torch.backends.cudnn.allow_tf32 and torch.cuda.current_device(), without their
+# Python wrappers (a fraction of a microsecond each, on every call).
+_get_allow_tf32 = getattr(torch._C, "_get_cudnn_allow_tf32", None) or (lambda: _cudnn.allow_tf32)
+_current_device = getattr(torch._C, "_cuda_getDevice", None) or (lambda: torch.cuda.current_device())
+
+
 def _math() -> int:
     # Read at every call, like cuDNN does: TF32 only when PyTorch allows it for convolutions.
-    return _lib.MATH_ALLOW_TF32 if _cudnn.allow_tf32 else _lib.MATH_STRICT_FP32
+    return _lib.MATH_ALLOW_TF32 if _get_allow_tf32() else _lib.MATH_STRICT_FP32
 
 
 class _DeviceGuard:
@@ -99,7 +103,7 @@ def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
     bp = None if b is None else b.data_ptr()
     if x.is_cuda:
         idx = _same_cuda_device(x, w, b)
-        if idx == torch.cuda.current_device():
+        if idx == _current_device():
             st = _fwd_cuda(p, dt, _math(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), _raw_stream(idx))
         else:
             with _DeviceGuard(idx):
@@ -112,16 +116,24 @@ def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
     return y
 
 
-def backward_impl(gy, x, w, stride, padding, output_padding, groups, dilation, output_mask):
-    """(grad_input, grad_weight, grad_bias); an entry not asked for in output_mask is an empty tensor."""
-    gy = gy.contiguous()
-    x = x.contiguous()
-    w = w.contiguous()
+def _backward(gy, x, w, conv, mask):
+    """(grad_input, grad_weight, grad_bias) for conv = (stride, padding, output_padding, groups,
+    dilation); an entry not asked for in mask is None. On CUDA one C call computes all of them (one
+    validation, grad_w's scratch taken stream-ordered by the library): the training step's backward is
+    latency-bound on small layers, and every host microsecond shows there."""
+    want_x, want_w, want_b = mask
+    if not gy.is_contiguous():
+        gy = gy.contiguous()
+    if not x.is_contiguous():
+        x = x.contiguous()
+    if not w.is_contiguous():
+        w = w.contiguous()
+    stride, padding, output_padding, groups, dilation = conv
     n, cin, length = x.shape
     cout = _cout(w, groups)
     p, lout = _params((n, cin, cout, length, w.shape[2], stride, padding, output_padding, dilation,
                        groups))
-    if tuple(gy.shape) != (n, cout, lout):
+    if gy.shape != (n, cout, lout):
         raise _lib.Convt1dError(
             f"grad_output has shape {list(gy.shape)}, expected {[n, cout, lout]}", _lib.INVALID_VALUE)
     if not (gy.dtype == x.dtype == w.dtype):
@@ -129,25 +141,21 @@ def backward_impl(gy, x, w, stride, padding, output_padding, groups, dilation, o
             f"grad_output ({gy.dtype}), input ({x.dtype}) and weight ({w.dtype}) must share one dtype",
             _lib.INVALID_VALUE)
     dt = _dtype_code(x)
-    want_x, want_w, want_b = output_mask
-    gx = torch.empty_like(x) if want_x else x.new_empty(0)
-    gw = torch.empty_like(w) if want_w else w.new_empty(0)
-    gb = gy.new_empty(cout) if want_b else gy.new_empty(0)
+    gx = torch.empty_like(x) if want_x else None
+    gw = torch.empty_like(w) if want_w else None
+    gb = gy.new_empty(cout) if want_b else None
     if x.is_cuda:
         idx = _same_cuda_device(gy, x, w)
-        with _DeviceGuard(idx):
-            s, m = _raw_stream(idx), _math()
-            if want_x:
-                _lib.check(_bwd_in_cuda(p, dt, m, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), s),
-                           "convt1d backward (input)")
-            if want_w:
-                nbytes = _lib.workspace_size(p, dt)
-                ws = torch.empty(nbytes, dtype=torch.uint8, device=x.device) if nbytes else None
-                _lib.check(_bwd_w_cuda(p, dt, m, gy.data_ptr(), x.data_ptr(), gw.data_ptr(),
-                                       None if ws is None else ws.data_ptr(), nbytes, s),
-                           "convt1d backward (weight)")
-            if want_b:
-                _lib.check(_bwd_b_cuda(p, dt, gy.data_ptr(), gb.data_ptr(), s), "convt1d backward (bias)")
+        args = (p, dt, _math(), gy.data_ptr(), x.data_ptr(), w.data_ptr(),
+                None if gx is None else gx.data_ptr(), None if gw is None else gw.data_ptr(),
+                None if gb is None else gb.data_ptr(), _raw_stream(idx))
+        if idx == _current_device():
+            st = _bwd_cuda(*args)
+        else:
+            with _DeviceGuard(idx):
+                st = _bwd_cuda(*args)
+        if st:
+            _lib.raise_for(st, "convt1d backward")
     else:
         nt = _num_threads()
         if want_x:
@@ -159,6 +167,14 @@ def backward_impl(gy, x, w, stride, padding, output_padding, groups, dilation, o
         if want_b:
             _lib.check(_bwd_b_cpu(p, dt, gy.data_ptr(), gb.data_ptr(), nt), "convt1d backward (bias)")
     return gx, gw, gb
+
+
+def backward_impl(gy, x, w, stride, padding, output_padding, groups, dilation, output_mask):
+    """The backward op's kernel: (grad_input, grad_weight, grad_bias); an entry not asked for in
+    output_mask is an empty tensor (the schema returns three tensors)."""
+    gx, gw, gb = _backward(gy, x, w, (stride, padding, output_padding, groups, dilation), output_mask)
+    return (x.new_empty(0) if gx is None else gx, w.new_empty(0) if gw is None else gw,
+            gy.new_empty(0) if gb is None else gb)
 
 
 # ------------------------------------------------------------------------------------ registration
@@ -250,24 +266,40 @@ class EagerFunction(torch.autograd.Function):
     """Same autograd as the registered op, for eager calls on plain tensors: one autograd.Function
     and direct kernel calls instead of dispatcher round trips (~10x less Python per call). When the
     graph of the backward is built (create_graph=True) it goes through the backward op, whose own
-    autograd gives double backward."""
+    autograd gives double backward. conv = (stride, padding, output_padding, groups, dilation) travels
+    as one argument: autograd's apply pays per argument."""
 
     @staticmethod
-    def forward(ctx, x, w, b, stride, padding, output_padding, groups, dilation):
-        ctx.conv = (stride, padding, output_padding, groups, dilation)
+    def forward(ctx, x, w, b, conv):
+        ctx.conv = conv
         ctx.save_for_backward(x, w)
-        return forward_impl(x, w, b, stride, padding, output_padding, groups, dilation)
+        return forward_impl(x, w, b, *conv)
 
     @staticmethod
     def backward(ctx, gy):
         x, w = ctx.saved_tensors
         need = ctx.needs_input_grad
-        mask = [bool(need[0]), bool(need[1]), bool(need[2])]
-        stride, padding, output_padding, groups, dilation = ctx.conv
-        bwd = _op_bwd if torch.is_grad_enabled() else backward_impl
-        gx, gw, gb = bwd(gy, x, w, stride, padding, output_padding, groups, dilation, mask)
-        return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None,
-                None, None, None, None, None)
+        mask = (need[0], need[1], need[2])
+        if torch.is_grad_enabled():
+            gx, gw, gb = _op_bwd(gy, x, w, *ctx.conv, list(mask))
+            return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None, None)
+        gx, gw, gb = _backward(gy, x, w, ctx.conv, mask)
+        return gx, gw, gb, None
+
+
+# Function.apply's Python wrapper binds no defaults here (no setup_context) and only unwraps dead
+# functorch wrappers, which the eager fast path rules out (functorch inactive, plain tensor types;
+# a dead wrapper is unwrapped below all the same): calling the C apply directly saves microseconds.
+_apply_c = super(torch.autograd.Function, EagerFunction).apply
+_unwrap_dead = getattr(getattr(torch._C, "_functorch", None), "unwrap_if_dead", None)
+
+
+def eager_apply(x, w, b, conv):
+    if _unwrap_dead is not None:
+        x, w = _unwrap_dead(x), _unwrap_dead(w)
+        if b is not None:
+            b = _unwrap_dead(b)
+    return _apply_c(x, w, b, conv)
 
 
 # --- autograd of the backward op (double backward), composed from the two ops.

@@ -19,7 +19,7 @@ _functorch_active = getattr(_C, "_are_functorch_transforms_active", lambda: Fals
 _dispatch_modes = getattr(_C, "_len_torch_dispatch_stack", lambda: 0)
 _function_modes = getattr(_C, "_is_torch_function_mode_enabled", lambda: False)
 _forward_impl = _ops.forward_impl
-_eager_apply = _ops.EagerFunction.apply
+_eager_apply = _ops.eager_apply
 _op = torch.ops.convt1d.conv_transpose1d.default
 
 
@@ -107,7 +107,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
             and not _dispatch_modes() and not _function_modes() and not _functorch_active()):
         if _grad_enabled() and (input.requires_grad or weight.requires_grad
                                 or (bias is not None and bias.requires_grad)):
-            y = _eager_apply(input, weight, bias, stride, padding, output_padding, groups, dilation)
+            y = _eager_apply(input, weight, bias, (stride, padding, output_padding, groups, dilation))
         else:
             y = _forward_impl(input, weight, bias, stride, padding, output_padding, groups, dilation)
     else:

@@ -94,16 +94,14 @@ convt1d_status convt1d_forward_cuda(const convt1d_params *p, convt1d_dtype dtype
     return convt1d_fwd_direct(pr, x, w, bias, y, s);
 }
 
-convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
-                                           const void *grad_y, const void *w, void *grad_x,
-                                           convt1d_stream stream) {
-    int64_t lout = 0;
-    convt1d_status st = convt1d_check_call(p, dtype, &lout, grad_y, "grad_y", w, "weight", grad_x, "grad_x");
-    if (st != CONVT1D_SUCCESS) return st;
-    if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
-    if (p->batch == 0) return CONVT1D_SUCCESS; /* grad_x is empty */
-    const convt1d_problem pr = make_problem(p, dtype, math, lout);
-    const cudaStream_t s = as_cuda(stream);
+namespace {
+
+/* The three gradients' kernel choice, for a validated, non-empty problem (shared by the one-gradient
+ * entry points and convt1d_backward_cuda). */
+convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                             cudaStream_t s) {
+    const convt1d_params *p = &pr.p;
+    convt1d_status st;
     /* grad_input at stride >= 4 goes through the stride-1 tensor-core forward on the phase planes of
      * grad_y first (bwd_input_planes.cu): the tensor-core grad_input kernel's grad_y window grows with
      * the stride. Measured on an H100 (ms, planes vs tc, TF32 / bf16): upsample_x8 7.61 vs 18.70 /
@@ -149,6 +147,47 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
     return convt1d_bwd_input_direct(pr, grad_y, w, grad_x, s);
 }
 
+convt1d_status run_bwd_weight(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                              void *workspace, size_t workspace_bytes, cudaStream_t s) {
+    convt1d_status st;
+    if (!force_direct() && !tiny_backward(pr)) {
+        st = convt1d_bwd_weight_rs(pr, grad_y, x, grad_w, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+        st = convt1d_bwd_weight_wgmma(pr, grad_y, x, grad_w, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+        st = convt1d_bwd_weight_tc(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+    }
+    return convt1d_bwd_weight_direct(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
+}
+
+/* Workspace for whichever grad_w kernel this problem takes: the larger of the two plans that use one. */
+convt1d_status weight_workspace(const convt1d_problem &pr, size_t *bytes) {
+    size_t direct = 0, tc = 0;
+    const convt1d_status st = convt1d_bwd_weight_workspace(pr, &direct);
+    if (st != CONVT1D_SUCCESS) return st;
+    if (convt1d_bwd_weight_tc_workspace(pr, &tc) != CONVT1D_SUCCESS) tc = 0;
+    convt1d_clear_error();
+    *bytes = direct > tc ? direct : tc;
+    return CONVT1D_SUCCESS;
+}
+
+} // namespace
+
+convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                           const void *grad_y, const void *w, void *grad_x,
+                                           convt1d_stream stream) {
+    int64_t lout = 0;
+    convt1d_status st = convt1d_check_call(p, dtype, &lout, grad_y, "grad_y", w, "weight", grad_x, "grad_x");
+    if (st != CONVT1D_SUCCESS) return st;
+    if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
+    if (p->batch == 0) return CONVT1D_SUCCESS; /* grad_x is empty */
+    return run_bwd_input(make_problem(p, dtype, math, lout), grad_y, w, grad_x, as_cuda(stream));
+}
+
 convt1d_status convt1d_backward_weight_workspace_size(const convt1d_params *p, convt1d_dtype dtype,
                                                       size_t *bytes) {
     convt1d_clear_error();
@@ -159,17 +198,12 @@ convt1d_status convt1d_backward_weight_workspace_size(const convt1d_params *p, c
     if (st != CONVT1D_SUCCESS) return st;
     /* Enough for whichever kernel the call takes (the tensor-core one declines some problems, and
      * CONVT1D_FORCE_DIRECT skips it): the larger of the two plans. Both depend on the problem only. */
-    size_t direct = 0, tc = 0;
     for (int m = 0; m < 2; ++m) {
         const convt1d_problem pr = make_problem(p, dtype, m ? CONVT1D_MATH_STRICT_FP32 : CONVT1D_MATH_ALLOW_TF32, lout);
         size_t b = 0;
-        if ((st = convt1d_bwd_weight_workspace(pr, &b)) != CONVT1D_SUCCESS) return st;
-        if (b > direct) direct = b;
-        b = 0;
-        if (convt1d_bwd_weight_tc_workspace(pr, &b) == CONVT1D_SUCCESS && b > tc) tc = b;
+        if ((st = weight_workspace(pr, &b)) != CONVT1D_SUCCESS) return st;
+        if (b > *bytes) *bytes = b;
     }
-    convt1d_clear_error();
-    *bytes = direct > tc ? direct : tc;
     return CONVT1D_SUCCESS;
 }
 
@@ -187,19 +221,7 @@ convt1d_status convt1d_backward_weight_cuda(const convt1d_params *p, convt1d_dty
         cudaMemsetAsync(grad_w, 0, (size_t)numel_w(p) * convt1d_dtype_size(dtype), s);
         return convt1d_cuda_check("backward_weight: zeroing grad_w for an empty batch");
     }
-    const convt1d_problem pr = make_problem(p, dtype, math, lout);
-    if (!force_direct() && !tiny_backward(pr)) {
-        st = convt1d_bwd_weight_rs(pr, grad_y, x, grad_w, s);
-        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        convt1d_clear_error();
-        st = convt1d_bwd_weight_wgmma(pr, grad_y, x, grad_w, s);
-        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        convt1d_clear_error();
-        st = convt1d_bwd_weight_tc(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
-        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        convt1d_clear_error();
-    }
-    return convt1d_bwd_weight_direct(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
+    return run_bwd_weight(make_problem(p, dtype, math, lout), grad_y, x, grad_w, workspace, workspace_bytes, s);
 }
 
 convt1d_status convt1d_backward_bias_cuda(const convt1d_params *p, convt1d_dtype dtype, const void *grad_y,
@@ -214,4 +236,35 @@ convt1d_status convt1d_backward_bias_cuda(const convt1d_params *p, convt1d_dtype
         return convt1d_cuda_check("backward_bias: zeroing grad_b for an empty batch");
     }
     return convt1d_bwd_bias_direct(make_problem(p, dtype, CONVT1D_MATH_STRICT_FP32, lout), grad_y, grad_b, s);
+}
+
+convt1d_status convt1d_backward_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                     const void *grad_y, const void *x, const void *w, void *grad_x,
+                                     void *grad_w, void *grad_b, convt1d_stream stream) {
+    int64_t lout = 0;
+    convt1d_status st = convt1d_check_call(p, dtype, &lout, grad_y, "grad_y", grad_x ? w : grad_y,
+                                           "weight (grad_x is requested)", grad_w ? x : grad_y,
+                                           "x (grad_w is requested)");
+    if (st != CONVT1D_SUCCESS) return st;
+    if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
+    const cudaStream_t s = as_cuda(stream);
+    if (p->batch == 0) { /* grad_x is empty; grad_w and grad_b have no terms and are zero */
+        if (grad_w) cudaMemsetAsync(grad_w, 0, (size_t)numel_w(p) * convt1d_dtype_size(dtype), s);
+        if (grad_b) cudaMemsetAsync(grad_b, 0, (size_t)p->out_channels * convt1d_dtype_size(dtype), s);
+        return convt1d_cuda_check("backward: zeroing grad_w / grad_b for an empty batch");
+    }
+    const convt1d_problem pr = make_problem(p, dtype, math, lout);
+    if (grad_x && (st = run_bwd_input(pr, grad_y, w, grad_x, s)) != CONVT1D_SUCCESS) return st;
+    if (grad_w) {
+        size_t bytes = 0;
+        if ((st = weight_workspace(pr, &bytes)) != CONVT1D_SUCCESS) return st;
+        void *ws = nullptr;
+        if (bytes && cudaMallocAsync(&ws, bytes, s) != cudaSuccess)
+            return convt1d_cuda_check("backward: grad_w scratch (cudaMallocAsync)");
+        st = run_bwd_weight(pr, grad_y, x, grad_w, ws, bytes, s);
+        if (ws) cudaFreeAsync(ws, s);
+        if (st != CONVT1D_SUCCESS) return st;
+    }
+    if (grad_b) return convt1d_bwd_bias_direct(make_problem(p, dtype, CONVT1D_MATH_STRICT_FP32, lout), grad_y, grad_b, s);
+    return CONVT1D_SUCCESS;
 }

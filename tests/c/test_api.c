@@ -289,6 +289,7 @@ static void test_cuda_consistency(void) {
         NOCUDA(convt1d_backward_weight_workspace_size(&p, CONVT1D_F32, &bytes));
         NOCUDA(convt1d_backward_weight_cuda(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, D, D, D, NULL, 0, NULL));
         NOCUDA(convt1d_backward_bias_cuda(&p, CONVT1D_F32, D, D, NULL));
+        NOCUDA(convt1d_backward_cuda(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, D, D, D, D, D, D, NULL));
 #undef NOCUDA
         CHECK(bytes == 0, "workspace size of a CPU-only build: %zu", bytes);
     } else {
@@ -301,6 +302,12 @@ static void test_cuda_consistency(void) {
               "CUDA forward with stride 0: %d (%s)", st, convt1d_last_error());
         st = convt1d_forward_cuda(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, NULL, D, NULL, D, NULL);
         CHECK(st == CONVT1D_ERROR_NULL_POINTER, "CUDA forward with x NULL: %d (%s)", st, convt1d_last_error());
+        st = convt1d_backward_cuda(&q, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, D, D, D, D, D, D, NULL);
+        CHECK(st == CONVT1D_ERROR_INVALID_VALUE && strstr(convt1d_last_error(), "stride"),
+              "CUDA one-call backward with stride 0: %d (%s)", st, convt1d_last_error());
+        st = convt1d_backward_cuda(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, D, D, NULL, D, NULL, NULL, NULL);
+        CHECK(st == CONVT1D_ERROR_NULL_POINTER && strstr(convt1d_last_error(), "weight"),
+              "CUDA one-call backward asking grad_x with w NULL: %d (%s)", st, convt1d_last_error());
     }
 }
 

@@ -168,6 +168,29 @@ static void run_case(const ref::Config &c, std::mt19937_64 &rng, cudaStream_t st
         }
         set_mode(false, false);
 
+        /* The one-call backward (convt1d_backward_cuda): the same kernels as the three calls, so the same
+         * bits; with all three gradients asked, then grad_w alone (w NULL) and grad_x alone (x NULL). */
+        {
+            const std::string tag = base + " backward (one call)";
+            CK(cudaMemsetAsync(dgx.p, 0xff, P.nx * es, stream));
+            CK(cudaMemsetAsync(dgw.p, 0xff, P.nw * es, stream));
+            CK(cudaMemsetAsync(dgb.p, 0xff, P.nb * es, stream));
+            bool ok = ok_status(convt1d_backward_cuda(&P.p, dt, CONVT1D_MATH_STRICT_FP32, dgy.p, dx.p, dw.p, dgx.p,
+                                                      dgw.p, dgb.p, cs), tag);
+            CK(cudaStreamSynchronize(stream));
+            check(ok && fetch(dgx, P.nx * es) == gx_first && fetch(dgw, P.nw * es) == gw_first &&
+                      fetch(dgb, P.nb * es) == gb_first, tag + ": bitwise equal to the three calls");
+            CK(cudaMemsetAsync(dgw.p, 0xff, P.nw * es, stream));
+            ok = ok_status(convt1d_backward_cuda(&P.p, dt, CONVT1D_MATH_STRICT_FP32, dgy.p, dx.p, nullptr, nullptr,
+                                                 dgw.p, nullptr, cs), tag + " grad_w only");
+            CK(cudaMemsetAsync(dgx.p, 0xff, P.nx * es, stream));
+            ok &= ok_status(convt1d_backward_cuda(&P.p, dt, CONVT1D_MATH_STRICT_FP32, dgy.p, nullptr, dw.p, dgx.p,
+                                                  nullptr, nullptr, cs), tag + " grad_x only");
+            CK(cudaStreamSynchronize(stream));
+            check(ok && fetch(dgw, P.nw * es) == gw_first && fetch(dgx, P.nx * es) == gx_first,
+                  tag + ": one gradient at a time, bitwise equal");
+        }
+
         /* grad_input through each kernel the dispatcher can pick first (CONVT1D_BWD_INPUT), whatever the
          * problem's size: the phase-plane path (stride-1 tensor-core forward on the planes of grad_y), the
          * tensor-core grad_input kernel, the direct kernel (a kernel that declines passes the call on). */
@@ -206,6 +229,9 @@ static void run_case(const ref::Config &c, std::mt19937_64 &rng, cudaStream_t st
             ok &= ok_status(convt1d_backward_input_cuda(&P.p, dt, CONVT1D_MATH_STRICT_FP32, dgy.p, dw.p, dgx.p, cs), "backward_input (capture)");
             ok &= ok_status(convt1d_backward_weight_cuda(&P.p, dt, CONVT1D_MATH_STRICT_FP32, dgy.p, dx.p, dgw.p, ws.p, wsb, cs), "backward_weight (capture)");
             ok &= ok_status(convt1d_backward_bias_cuda(&P.p, dt, dgy.p, dgb.p, cs), "backward_bias (capture)");
+            /* ... and the one-call backward, whose grad_w scratch is stream-ordered (capturable) */
+            ok &= ok_status(convt1d_backward_cuda(&P.p, dt, CONVT1D_MATH_STRICT_FP32, dgy.p, dx.p, dw.p, dgx.p, dgw.p,
+                                                  dgb.p, cs), "backward (one call, capture)");
             const cudaError_t ce = cudaStreamEndCapture(stream, &graph);
             if (ce != cudaSuccess) fprintf(stderr, "    capture failed: %s\n", cudaGetErrorString(ce));
             bool same = false;
@@ -256,6 +282,14 @@ static void run_errors(cudaStream_t stream) {
         check(convt1d_backward_weight_cuda(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, a.p, b.p, c.p, nullptr, wsb, cs) ==
                   CONVT1D_ERROR_NULL_POINTER, "backward_weight with a NULL workspace -> NULL_POINTER");
     }
+    check(convt1d_backward_cuda(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, a.p, b.p, nullptr, c.p, nullptr, nullptr, cs) ==
+              CONVT1D_ERROR_NULL_POINTER && strstr(convt1d_last_error(), "weight"),
+          "backward (one call) asking grad_x with weight == NULL -> NULL_POINTER naming the weight");
+    check(convt1d_backward_cuda(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, a.p, nullptr, b.p, nullptr, c.p, nullptr, cs) ==
+              CONVT1D_ERROR_NULL_POINTER && strstr(convt1d_last_error(), "x (grad_w"),
+          "backward (one call) asking grad_w with x == NULL -> NULL_POINTER naming x");
+    check(convt1d_backward_cuda(&p, CONVT1D_F32, (convt1d_math)7, a.p, b.p, b.p, c.p, nullptr, nullptr, cs) ==
+              CONVT1D_ERROR_INVALID_VALUE, "backward (one call) with a bad math -> INVALID_VALUE");
     check(convt1d_backward_bias_cuda(&p, CONVT1D_F32, a.p, nullptr, cs) == CONVT1D_ERROR_NULL_POINTER,
           "backward_bias with grad_b == NULL -> NULL_POINTER");
     CK(cudaStreamSynchronize(stream));

@@ -121,7 +121,7 @@ def _patched_backward(spy):
         need = ctx.needs_input_grad
         mask = [bool(need[0]), bool(need[1]), bool(need[2])]
         gx, gw, gb = spy(gy, x, w, *ctx.conv, mask)
-        return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None) + (None,) * 5
+        return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None, None)
     return staticmethod(backward)
 
 

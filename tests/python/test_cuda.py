@@ -146,6 +146,47 @@ def test_cuda_backward_deterministic_bitwise():
                     assert torch.equal(a, b2), dtype
 
 
+# Shapes whose gradients take different kernels (direct / tiny, register-A and wgmma grad_w, strided and
+# phase-plane grad_input, grouped): the one-call backward must give the three entry points' bits.
+ONE_CALL_SHAPES = [
+    dict(N=4, Cin=16, Cout=8, K=3, L=64, stride=1, padding=0, output_padding=0, groups=1, dilation=1),
+    dict(N=4, Cin=64, Cout=64, K=4, L=8192, stride=2, padding=1, output_padding=0, groups=1, dilation=1),
+    dict(N=2, Cin=256, Cout=128, K=16, L=1024, stride=8, padding=4, output_padding=0, groups=1, dilation=1),
+    dict(N=2, Cin=32, Cout=64, K=3, L=8191, stride=2, padding=1, output_padding=0, groups=1, dilation=2),
+    dict(N=2, Cin=64, Cout=64, K=4, L=2048, stride=2, padding=1, output_padding=1, groups=4, dilation=1),
+]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("ci", range(len(ONE_CALL_SHAPES)))
+def test_cuda_one_call_backward_matches_three_calls(ci, dtype):
+    from convt1d import _lib, _ops
+    c = dict(ONE_CALL_SHAPES[ci], bias=True)
+    x, w, _ = make_inputs(c, dtype=dtype, device="cuda")
+    lout = convt1d.output_length(c["L"], c["K"], c["stride"], c["padding"], c["output_padding"],
+                                 c["dilation"], c["Cin"], c["Cout"], c["groups"])
+    gy = torch.randn(c["N"], c["Cout"], lout, device="cuda").to(dtype)
+    conv = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+    p, _ = _lib.params((c["N"], c["Cin"], c["Cout"], c["L"], c["K"], c["stride"], c["padding"],
+                        c["output_padding"], c["dilation"], c["groups"]))
+    dt, m, s = _ops.DTYPES[dtype], _ops._math(), torch.cuda.current_stream().cuda_stream
+    gx, gw = torch.full_like(x, float("nan")), torch.full_like(w, float("nan"))
+    gb = torch.full((c["Cout"],), float("nan"), device="cuda", dtype=dtype)
+    ws = torch.empty(max(_lib.workspace_size(p, dt), 1), dtype=torch.uint8, device="cuda")
+    L = _lib.lib
+    _lib.check(L.convt1d_backward_input_cuda(p, dt, m, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), s))
+    _lib.check(L.convt1d_backward_weight_cuda(p, dt, m, gy.data_ptr(), x.data_ptr(), gw.data_ptr(),
+                                              ws.data_ptr(), ws.numel(), s))
+    _lib.check(L.convt1d_backward_bias_cuda(p, dt, gy.data_ptr(), gb.data_ptr(), s))
+    for mask in ([True, True, True], [False, True, False], [True, False, False], [False, False, True]):
+        out = _ops._backward(gy, x, w, conv, mask)
+        for got, want, asked in zip(out, (gx, gw, gb), mask):
+            assert (got is not None) == asked
+            if asked:
+                assert torch.equal(got, want), (mask, c)
+    assert not any(t.isnan().any() for t in (gx, gw, gb))
+
+
 def test_cuda_graph_capture_and_replay():
     c = dict(N=4, Cin=16, Cout=24, K=4, L=256, stride=2, padding=1, output_padding=0, groups=2,
              dilation=1, bias=True)
