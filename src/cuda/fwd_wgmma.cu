@@ -854,14 +854,53 @@ __global__ void __launch_bounds__(256) wgmma_planes_t_kernel(const typename wg_t
     const int64_t n = blockIdx.z;
     const int tid = threadIdx.y * 32 + threadIdx.x;
     const int chans = min(cpt, cout - co0);
-    /* Each channel's span of 64*s values (16-byte loads), spread over the block. */
-    for (int cl = 0; cl < chans; ++cl) {
-        const T *src = gy + (n * cout + co0 + cl) * L_out;
-        load_span<TY>(src, L_out, (int64_t)q0 * s - p, 64 * s, ((uintptr_t)src & 15) == 0, tid, 256,
-                      [&](int i, float v) {
-                          const int ql = i / s;
-                          tile[cl * s + (i - ql * s)][ql] = v;
-                      });
+    const int64_t o0 = (int64_t)q0 * s - p; /* the span of 64*s grad_y values of each channel */
+    const int span = 64 * s;
+    if (L_out % VE == 0 && ((uintptr_t)gy & 15) == 0) {
+        /* 16-byte chunks of all the block's channels spread over the threads, four loads in flight per
+         * thread before any is scattered: one channel at a time (load_span) kept a quarter of the
+         * threads busy and one load per thread in flight, and took ~4x the bandwidth time. */
+        const int64_t a0 = (o0 >= 0 ? o0 / VE : -((-o0 + VE - 1) / VE)) * VE;
+        const int nvc = (int)((o0 + span - a0 + VE - 1) / VE), total = chans * nvc;
+        for (int f0 = tid; f0 < total; f0 += 4 * 256) {
+            union {
+                uint4 u;
+                T e[VE];
+            } c[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int f = f0 + u * 256;
+                c[u].u = make_uint4(0, 0, 0, 0); /* zero bits are zero in every operand type */
+                if (f < total) {
+                    const int cl = f / nvc;
+                    const int64_t ob = a0 + (int64_t)(f - cl * nvc) * VE;
+                    if (ob >= 0 && ob + VE <= L_out)
+                        c[u].u = __ldg(reinterpret_cast<const uint4 *>(gy + (n * cout + co0 + cl) * L_out + ob));
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int f = f0 + u * 256;
+                if (f >= total) break;
+                const int cl = f / nvc;
+                const int i0 = (int)(a0 + (int64_t)(f - cl * nvc) * VE - o0); /* span index of element 0 */
+#pragma unroll
+                for (int e = 0; e < VE; ++e) {
+                    const int i = i0 + e;
+                    if (i < 0 || i >= span) continue;
+                    const int ql = i / s;
+                    tile[cl * s + (i - ql * s)][ql] = wg_type<TY>::to_f(c[u].e[e]);
+                }
+            }
+        }
+    } else {
+        for (int cl = 0; cl < chans; ++cl) {
+            const T *src = gy + (n * cout + co0 + cl) * L_out;
+            load_span<TY>(src, L_out, o0, span, ((uintptr_t)src & 15) == 0, tid, 256, [&](int i, float v) {
+                const int ql = i / s;
+                tile[cl * s + (i - ql * s)][ql] = v;
+            });
+        }
     }
     __syncthreads();
     /* Rows q: cols = chans*s contiguous values at column co0*s, 16-byte stores where aligned. */
@@ -903,6 +942,55 @@ __global__ void wgmma_pack_bwd_kernel(const typename wg_type<TY>::T *w, typename
         wp[e] = big;
         if (TY == WG_TF32X3) wp[e + small_off] = wg_type<TY>::op(v - big);
     }
+}
+
+/* The same gather, one block row per packed row (js, m) and VE = 16/sizeof(T) columns per thread with
+ * 32-bit index arithmetic and one 16-byte store: the flat kernel above spent its time in 64-bit
+ * divisions (codec_dec_s8's 38 MB pack took 118 us on an H100, ~4x its bandwidth time). Needs pitch
+ * to be a multiple of VE and wp 16-byte aligned; rows past gridDim.y loop. */
+template <int TY>
+__global__ void __launch_bounds__(128) wgmma_pack_bwd_rows_kernel(const typename wg_type<TY>::T *w,
+                                                                  typename wg_type<TY>::T *wp, int cin, int cout, int K,
+                                                                  int s, int d, int M_pad, int pitch, int taps,
+                                                                  int64_t small_off, int flip) {
+    constexpr int VE = 16 / (int)sizeof(typename wg_type<TY>::T);
+    const int c0 = (blockIdx.x * 128 + threadIdx.x) * VE;
+    if (c0 >= pitch) return;
+    const int co_first = c0 / s, b_first = c0 - co_first * s;
+    for (int r = blockIdx.y; r < taps * M_pad; r += gridDim.y) {
+        const int m = r % M_pad, js = r / M_pad, j = flip ? taps - 1 - js : js;
+        float v[VE];
+        int co = co_first, b = b_first;
+#pragma unroll
+        for (int e = 0; e < VE; ++e) {
+            const int kd = j * s + b, k = kd / d;
+            const bool on = m < cin && co < cout && kd - k * d == 0 && k < K;
+            v[e] = on ? wg_type<TY>::to_f(w[((int64_t)m * cout + co) * K + k]) : 0.f;
+            if (++b == s) {
+                b = 0;
+                ++co;
+            }
+        }
+        store_vec<TY>(wp + (int64_t)r * pitch + c0, v, small_off);
+    }
+}
+
+template <int TY>
+cudaError_t launch_pack_bwd(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *wp, int cin, int cout, int K,
+                            int s, int d, int M_pad, int pitch, int taps, int64_t small_off, int flip,
+                            cudaStream_t stream) {
+    constexpr int VE = 16 / (int)sizeof(typename wg_type<TY>::T);
+    if (pitch % VE == 0 && small_off % VE == 0 && ((uintptr_t)wp & 15) == 0) {
+        const int64_t rows = (int64_t)taps * M_pad;
+        const dim3 grid((unsigned)((pitch / VE + 127) / 128), (unsigned)(rows < 65535 ? rows : 65535));
+        wgmma_pack_bwd_rows_kernel<TY><<<grid, 128, 0, stream>>>(w, wp, cin, cout, K, s, d, M_pad, pitch, taps,
+                                                                 small_off, flip);
+    } else {
+        const int64_t total = (int64_t)taps * M_pad * pitch;
+        wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
+            w, wp, cin, cout, K, s, d, M_pad, pitch, taps, small_off, flip);
+    }
+    return cudaGetLastError();
 }
 
 /* ------------------------------------------------------------------ host side */
@@ -1036,10 +1124,8 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
      * grad_input: one gather writing every element. */
     const dim3 tb(32, 8);
     if (bi) {
-        const int64_t total = (int64_t)a.T * M_pad * cin_pad;
-        wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
-            static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T, wp_elems, 0);
-        e = cudaGetLastError();
+        e = launch_pack_bwd<TY>(static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T,
+                                wp_elems, 0, stream);
     } else {
         e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
     }
@@ -1306,11 +1392,9 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     return rs_launch<TY, true>(a, BR, MQ, (a.grpc * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma grad_input",
                                [](CUtensorMap &) { return true; }, /* the input comes by bulk copies or cp.async */
                                [&](typename wg_type<TY>::T *wp, size_t, int M_pad, int cin_pad) {
-                                   const int64_t total = (int64_t)a.T * M_pad * cin_pad;
-                                   wgmma_pack_bwd_kernel<TY><<<(unsigned)((total + 255) / 256 < 2048 ? (total + 255) / 256 : 2048), 256, 0, stream>>>(
-                                       static_cast<const typename wg_type<TY>::T *>(w), wp, a.cout, bi.cout, K, bi.s, d, M_pad,
-                                       cin_pad, a.T, total, 1);
-                                   return cudaGetLastError();
+                                   return launch_pack_bwd<TY>(static_cast<const typename wg_type<TY>::T *>(w), wp, a.cout,
+                                                              bi.cout, K, bi.s, d, M_pad, cin_pad, a.T,
+                                                              (int64_t)a.T * M_pad * cin_pad, 1, stream);
                                });
 }
 
