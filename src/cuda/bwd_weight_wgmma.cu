@@ -231,9 +231,11 @@ __global__ void __launch_bounds__(256) bw_shift_kernel(const typename wg_type<TY
 }
 
 /* grad_w[ci, co, k] = sum over splits (in order) of partial[sp][j][ci][co*s + b], k*d = j*s + b.
- * blockIdx.y = ci (rows past gridDim.y loop), threads along co*K + k: the stores are contiguous and the
- * index arithmetic 32-bit (a flat 64-bit index spent codec_dec_s8's 154 us on divisions, ~4x the
- * bandwidth time, H100). */
+ * Threads along co*K + k (contiguous stores, 32-bit index arithmetic), kReduceCi input channels per
+ * thread with all their loads in flight: one channel per short-lived block left codec_dec_s8's reduce
+ * (188 MB) at ~40% of the copy bandwidth on an H100 (146-154 us). */
+constexpr int kReduceCi = 8;
+
 template <int TY>
 __global__ void __launch_bounds__(256) bw_reduce_kernel(const float *ws, typename wg_type<TY>::T *gw, int cin, int cout,
                                                         int K, int s, int d, int rows_p, int Tn, int splits) {
@@ -242,12 +244,19 @@ __global__ void __launch_bounds__(256) bw_reduce_kernel(const float *ws, typenam
     const int co = idx / K, k = idx - co * K;
     const int kd = k * d, j = kd / s, b = kd - j * s;
     const int64_t slab = (int64_t)Tn * cin * rows_p;
-    for (int ci = blockIdx.y; ci < cin; ci += gridDim.y) {
-        const float *src = ws + ((int64_t)j * cin + ci) * rows_p + (int64_t)co * s + b;
-        float v = 0.f;
-        for (int sp = 0; sp < splits; ++sp) v += src[sp * slab];
-        gw[(int64_t)ci * cout * K + idx] = wg_type<TY>::from_f(v);
+    const int ci0 = blockIdx.y * kReduceCi;
+    const float *src = ws + ((int64_t)j * cin + ci0) * rows_p + (int64_t)co * s + b;
+    float v[kReduceCi];
+#pragma unroll
+    for (int u = 0; u < kReduceCi; ++u) v[u] = 0.f;
+    for (int sp = 0; sp < splits; ++sp) {
+#pragma unroll
+        for (int u = 0; u < kReduceCi; ++u)
+            if (ci0 + u < cin) v[u] += src[sp * slab + (int64_t)u * rows_p];
     }
+#pragma unroll
+    for (int u = 0; u < kReduceCi; ++u)
+        if (ci0 + u < cin) gw[(int64_t)(ci0 + u) * cout * K + idx] = wg_type<TY>::from_f(v[u]);
 }
 
 template <int TY, int BN>
@@ -349,7 +358,7 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
         e = launch_gemm<TY, BN>(tmx, tmg, c, grid, smem, stream);
     }
     if (e == cudaSuccess) {
-        const dim3 rgrid((unsigned)(((int64_t)cout * K + 255) / 256), (unsigned)(cin < 65535 ? cin : 65535));
+        const dim3 rgrid((unsigned)(((int64_t)cout * K + 255) / 256), (unsigned)((cin + kReduceCi - 1) / kReduceCi));
         bw_reduce_kernel<TY><<<rgrid, 256, 0, stream>>>(a.ws, static_cast<T *>(gw), cin, cout, K, s, d, a.rows_p, Tn,
                                                        splits);
         e = cudaGetLastError();

@@ -884,12 +884,17 @@ __global__ void __launch_bounds__(256) wgmma_planes_t_kernel(const typename wg_t
                 if (f >= total) break;
                 const int cl = f / nvc;
                 const int i0 = (int)(a0 + (int64_t)(f - cl * nvc) * VE - o0); /* span index of element 0 */
+                /* (ql, b) of the first element inside the span, then stepped: one division per chunk */
+                const int e0 = i0 < 0 ? -i0 : 0;
+                int ql = (i0 + e0) / s, b = i0 + e0 - ql * s;
 #pragma unroll
                 for (int e = 0; e < VE; ++e) {
-                    const int i = i0 + e;
-                    if (i < 0 || i >= span) continue;
-                    const int ql = i / s;
-                    tile[cl * s + (i - ql * s)][ql] = wg_type<TY>::to_f(c[u].e[e]);
+                    if (e < e0) continue;
+                    if (i0 + e < span) tile[cl * s + b][ql] = wg_type<TY>::to_f(c[u].e[e]);
+                    if (++b == s) {
+                        b = 0;
+                        ++ql;
+                    }
                 }
             }
         }
