@@ -151,6 +151,9 @@ convt1d_status run_bwd_weight(const convt1d_problem &pr, const void *grad_y, con
                               void *workspace, size_t workspace_bytes, cudaStream_t s) {
     convt1d_status st;
     if (!force_direct() && !tiny_backward(pr)) {
+        st = convt1d_bwd_weight_rs_phase(pr, grad_y, x, grad_w, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
         st = convt1d_bwd_weight_rs(pr, grad_y, x, grad_w, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();

@@ -418,3 +418,91 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     default: return rs_run_tile<WG_TF32>(pr, grad_y, x, grad_w, stream);
     }
 }
+
+/* ---------------------------------------------------------------- one phase of grad_y
+ * With d = m*s every tap reads one phase of grad_y: l*s - p + k*d = s*(l + k*m + c) + r, where
+ * -p = c*s + r, 0 <= r < s. With gy_r[n, co, q] = gy[n, co, q*s + r] (q < Q = ceil((L_out - r) / s)),
+ *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy_r[n, co, l - p' + k*m],  p' = -c >= 0,
+ * i.e. the stride-1 problem (padding p', dilation m, output length Q). KernelBench 79 (s = d = 2, p = 1)
+ * reads only the odd positions of an odd-length grad_y: the register-A kernel declined it (16-bit rows of
+ * odd length) and the mma.sync kernel read both phases. The gather reads grad_y once and writes half of it;
+ * positions outside [0, Q) are outside [0, L_out) in the original, so the kernel's zero fill is right. */
+namespace {
+
+template <typename T>
+__global__ void __launch_bounds__(256) gy_phase_kernel(const T *gy, T *out, int64_t rows, int64_t L_out, int64_t Q,
+                                                       int s, int r, bool vec) {
+    constexpr int VE = 16 / (int)sizeof(T);
+    const int64_t q0 = ((int64_t)blockIdx.x * 256 + threadIdx.x) * VE;
+    if (q0 >= Q) return;
+    for (int64_t row = blockIdx.y; row < rows; row += gridDim.y) {
+        const T *src = gy + row * L_out + r;
+        T *dst = out + row * Q;
+        union {
+            uint4 u;
+            T e[VE];
+        } v;
+#pragma unroll
+        for (int i = 0; i < VE; ++i) v.e[i] = q0 + i < Q ? src[(q0 + i) * s] : T();
+        if (vec && q0 + VE <= Q) {
+            *reinterpret_cast<uint4 *>(dst + q0) = v.u;
+        } else {
+            for (int i = 0; i < VE && q0 + i < Q; ++i) dst[q0 + i] = v.e[i];
+        }
+    }
+}
+
+}  // namespace
+
+convt1d_status convt1d_bwd_weight_rs_phase(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                           cudaStream_t stream) {
+    /* CONVT1D_WGMMA_BW_PHASE=0 off, 1 also where the register-A kernel takes the problem as it is. */
+    const char *ev = getenv("CONVT1D_WGMMA_BW_PHASE");
+    const int env = ev && ev[0] ? (ev[0] != '0') : -1;
+    const char *rv = getenv("CONVT1D_WGMMA_BW_RS");
+    const convt1d_params &P = pr.p;
+    const int ty = wg_kind(pr.dtype, pr.math);
+    if (env == 0 || (rv && rv[0] == '0') || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.stride < 2 || P.dilation % P.stride != 0 || P.groups != 1 || P.batch == 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int es = ty == WG_TF32 ? 4 : 2;
+    /* By default only where the register-A kernel declines the problem as it is: 16-bit, odd grad_y length. */
+    if (env < 0 && !(es == 2 && (pr.out_length & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int64_t s = P.stride, c = -P.padding >= 0 ? -P.padding / s : -((P.padding + s - 1) / s);
+    const int r = (int)(-P.padding - c * s);
+    const int64_t Q = (pr.out_length - r + s - 1) / s;
+    /* What the stride-1 call will need, checked before any work: 16-bit rows of even length, x by TMA. */
+    if (Q < 1 || (es == 2 && (Q & 1)) || (P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 ||
+        convt1d_sm_major() != 9)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    convt1d_problem q = pr;
+    q.p.stride = 1;
+    q.p.padding = -c;
+    q.p.dilation = P.dilation / s;
+    q.p.output_padding = 0;
+    q.out_length = Q;
+    const int64_t rows = P.batch * P.out_channels;
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, (size_t)(rows * Q * es), stream);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return CONVT1D_ERROR_NOT_SUPPORTED; /* no room: the other kernels need none */
+    }
+    const int VE = 16 / es;
+    const dim3 grid((unsigned)((Q + 256 * VE - 1) / (256 * VE)), (unsigned)(rows < 65535 ? rows : 65535));
+    const bool vec = (Q * es) % 16 == 0;
+    if (es == 2)
+        gy_phase_kernel<uint16_t><<<grid, 256, 0, stream>>>(static_cast<const uint16_t *>(grad_y), static_cast<uint16_t *>(scratch),
+                                                            rows, pr.out_length, Q, (int)s, r, vec);
+    else
+        gy_phase_kernel<float><<<grid, 256, 0, stream>>>(static_cast<const float *>(grad_y), static_cast<float *>(scratch), rows,
+                                                         pr.out_length, Q, (int)s, r, vec);
+    convt1d_status st = CONVT1D_SUCCESS;
+    e = cudaGetLastError();
+    if (e == cudaSuccess) st = convt1d_bwd_weight_rs(q, scratch, x, grad_w, stream);
+    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    if (e != cudaSuccess || (st == CONVT1D_SUCCESS && f != cudaSuccess))
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "grad_weight (one phase of grad_y): %s",
+                            cudaGetErrorString(e != cudaSuccess ? e : f));
+    return st;
+}
+

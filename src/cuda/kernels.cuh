@@ -51,6 +51,10 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
  * grad_y in registers, x by TMA; groups == 1, fp16 / bf16 / TF32. NOT_SUPPORTED where it does not apply (the caller falls back). */
 convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                      cudaStream_t stream);
+/* The same kernel for layers whose taps all land on one phase of grad_y (dilation a multiple of the stride,
+ * KernelBench 79): that phase is gathered into scratch, and the rest is a stride-1 problem (bwd_weight_rs.cu). */
+convt1d_status convt1d_bwd_weight_rs_phase(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                           cudaStream_t stream);
 convt1d_status convt1d_bwd_weight_wgmma(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                         cudaStream_t stream);
 

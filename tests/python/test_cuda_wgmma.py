@@ -350,9 +350,10 @@ def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
 def test_wgmma_grad_weight_rs_taken(c, dtype, tol, tf32):
     # As shipped, these grad_weights run bwd_weight_rs_kernel (a silent fallback would pass the checks
     # above), and twice in a row give bitwise the same gradient (fixed splits, slots summed in order); not
-    # in 16-bit with a grad_y of odd length (kb79_like, s1_odd_grad_y: its 4-byte staging words).
+    # in 16-bit with a grad_y of odd length (s1_odd_grad_y: its 4-byte staging words) unless all taps read
+    # one phase of grad_y whose gathered length is even (kb79_like: bwd_weight_rs_phase).
     torch.backends.cudnn.allow_tf32 = tf32
-    expected = dtype == torch.float32 or out_len(c) % 2 == 0
+    expected = dtype == torch.float32 or out_len(c) % 2 == 0 or one_phase_even(c)
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
     out = {}
@@ -360,3 +361,50 @@ def test_wgmma_grad_weight_rs_taken(c, dtype, tol, tf32):
     assert any("bwd_weight_rs_kernel" in n for n in names) == expected, names
     assert rel_err(out["gw"], gw64) <= tol
     assert torch.equal(grad_weight(c, x, w, b, gy), out["gw"])
+
+
+def one_phase_even(c, es=2):
+    """All taps on one phase of grad_y (dilation a multiple of stride >= 2), that phase of even length and
+    x rows of 16-byte multiples: the grad_weight can then gather the phase and run the register-A kernel
+    at stride 1."""
+    s, p = c["stride"], c["padding"]
+    if s < 2 or c["dilation"] % s or (c["L"] * es) % 16:
+        return False
+    r = (-p) % s
+    return ((out_len(c) - r + s - 1) // s) % 2 == 0
+
+
+ONE_PHASE = [
+    SHAPES[2],
+    shape("p0_d4_s2", 2, 32, 64, 3, 4000, stride=2, padding=0, dilation=4, bias=False),
+    shape("s3_d3_p2", 2, 48, 32, 4, 2100, stride=3, padding=2, dilation=3),
+    shape("s2_d2_p3_outpad_odd_len", 3, 64, 40, 5, 513, stride=2, padding=3, output_padding=1, dilation=2),
+    shape("s2_d2_p3_outpad", 3, 64, 40, 5, 520, stride=2, padding=3, output_padding=1, dilation=2),
+    shape("s4_d8_p5", 1, 32, 80, 3, 4096, stride=4, padding=5, dilation=8, bias=False),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
+@pytest.mark.parametrize("c", ONE_PHASE, ids=[c["name"] for c in ONE_PHASE])
+def test_wgmma_grad_weight_one_phase(c, dtype, tol, tf32, pick, monkeypatch):
+    # Layers whose taps all read one phase of grad_y: the phase is gathered (gy_phase_kernel) and the
+    # register-A kernel runs the stride-1 problem; as shipped only where it declines the layer as it is
+    # (16-bit, odd grad_y length), forced (CONVT1D_WGMMA_BW_PHASE=1) also in TF32 and for even lengths.
+    # Right against float64, bitwise repeatable; a case it declines (odd phase length) must still be right.
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_PHASE", "1")
+    half = dtype != torch.float32
+    expected = one_phase_even(c, 2 if half else 4) and (pick == "forced" or (half and out_len(c) % 2 == 1))
+    if not half and pick == "forced":  # TF32 only (strict fp32 never takes the register-A kernel)
+        expected = expected and tf32 and c["Cin"] >= 16 and c["Cout"] >= 16
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gw", grad_weight(c, x, w, b, gy)))
+    assert any("gy_phase_kernel" in n for n in names) == expected, names
+    assert rel_err(out["gw"], gw64) <= tol
+    assert torch.equal(grad_weight(c, x, w, b, gy), out["gw"])
+
