@@ -364,14 +364,14 @@ def test_wgmma_grad_weight_rs_taken(c, dtype, tol, tf32):
 
 
 def one_phase_even(c, es=2):
-    """All taps on one phase of grad_y (dilation a multiple of stride >= 2), that phase of even length and
-    x rows of 16-byte multiples: the grad_weight can then gather the phase and run the register-A kernel
-    at stride 1."""
+    """All taps on one phase of grad_y (dilation a multiple of stride >= 2), x rows of 16-byte multiples and,
+    in 16-bit (es 2), that phase of even length: the grad_weight can then gather the phase and run the
+    register-A kernel at stride 1."""
     s, p = c["stride"], c["padding"]
     if s < 2 or c["dilation"] % s or (c["L"] * es) % 16:
         return False
     r = (-p) % s
-    return ((out_len(c) - r + s - 1) // s) % 2 == 0
+    return es == 4 or ((out_len(c) - r + s - 1) // s) % 2 == 0  # 16-bit rows of even length
 
 
 ONE_PHASE = [
