@@ -22,6 +22,10 @@ struct convt1d_problem {
  * when it has no kernel for this problem; api.cu then falls back to the direct kernel. */
 convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                               void *y, cudaStream_t stream);
+/* Layers whose taps all land on one phase of y (dilation a multiple of the stride): that phase by the
+ * stride-1 tensor-core forward into scratch, then y written in one pass (fwd_one_phase.cu). */
+convt1d_status convt1d_fwd_one_phase(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
+                                     void *y, cudaStream_t stream);
 
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();

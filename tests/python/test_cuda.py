@@ -305,3 +305,46 @@ def test_cuda_tf32_flag_read_at_every_call():
     finally:
         torch.backends.cudnn.allow_tf32 = old
     assert strict <= 1e-5 and loose <= 5e-3
+
+
+# Layers whose taps all land on one phase of y (dilation a multiple of stride): the stride-1 forward of
+# that phase plus one pass writing y (phase_scatter_kernel; the other phases hold the bias). As shipped
+# in strict fp32, forced (CONVT1D_FWD_PHASE=1) in every mode; a layer it declines must still be right.
+# y's memory is poisoned first so that an unwritten element shows.
+FWD_ONE_PHASE = [
+    dict(N=2, Cin=32, Cout=64, K=3, L=4096, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=32, Cout=40, K=3, L=1000, stride=2, padding=0, output_padding=0, groups=1, dilation=4, bias=True),
+    dict(N=3, Cin=48, Cout=32, K=4, L=700, stride=3, padding=2, output_padding=0, groups=1, dilation=3, bias=True),
+    dict(N=2, Cin=64, Cout=64, K=3, L=999, stride=4, padding=5, output_padding=2, groups=2, dilation=8, bias=True),
+    dict(N=3, Cin=64, Cout=40, K=5, L=513, stride=2, padding=3, output_padding=1, groups=1, dilation=2, bias=True),
+]
+
+
+@pytest.mark.parametrize("pick", ["forced", "shipped"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(FWD_ONE_PHASE)))
+def test_cuda_forward_one_phase(ci, mode, tol, pick, monkeypatch):
+    from helpers import kwargs as kw
+    c = FWD_ONE_PHASE[ci]
+    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_FWD_PHASE", "1")
+    dtype = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[mode]
+    x, w, b = make_inputs(c, device="cuda")
+    xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
+    torch.full((c["N"] * c["Cout"] * 4 * c["L"] * c["stride"],), float("nan"), device="cuda", dtype=dtype)
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        y = convt1d.conv_transpose1d(xd, wd, bd, **kw(c))
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    s, p, d = c["stride"], c["padding"], c["dilation"]
+    lout = y.shape[-1]
+    cc = 0 if p == 0 else -((p + s - 1) // s)
+    r, m = -p - cc * s, d // s
+    q = -(-(lout - r) // s)
+    legal = 0 <= q - ((c["L"] - 1) + 2 * cc + m * (c["K"] - 1) + 1) < max(1, m)
+    expected = legal and (pick == "forced" or mode == "strict")
+    assert any("phase_scatter_kernel" in n for n in names) == expected, names
+    assert torch.isfinite(y).all()
+    assert rel_err(y, ref(x, w, b, c)) <= tol

@@ -1,0 +1,22 @@
+"""Sanitizer target: the one-phase forward (stride-1 forward of the used phase + phase_scatter_kernel),
+forced in every mode, with and without bias, odd lengths, against float64."""
+import os
+
+import torch
+
+import convt1d
+
+os.environ["CONVT1D_FWD_PHASE"] = "1"
+for allow in (False, True):
+    torch.backends.cudnn.allow_tf32 = allow
+    for dt in ((torch.float32,) if not allow else (torch.float32, torch.bfloat16, torch.float16)):
+        for (N, ci, co, K, L, s, p, d, bias) in ((2, 32, 64, 3, 4096, 2, 1, 2, False), (3, 48, 32, 4, 701, 3, 2, 3, True)):
+            x = torch.randn(N, ci, L, device="cuda", dtype=dt)
+            w = torch.randn(ci, co, K, device="cuda", dtype=dt) * .1
+            b = torch.randn(co, device="cuda", dtype=dt) if bias else None
+            y = convt1d.conv_transpose1d(x, w, b, s, p, 0, 1, d)
+            yd = torch.nn.functional.conv_transpose1d(x.double(), w.double(), None if b is None else b.double(), s, p, 0, 1, d)
+            e = ((y.double() - yd).norm() / yd.norm()).item()
+            assert e < 1e-2, (allow, dt, N, ci, co, K, L, s, e)
+torch.cuda.synchronize()
+print("san ok")
