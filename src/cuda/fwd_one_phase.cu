@@ -13,16 +13,18 @@
 
 namespace {
 
-/* y[row][t] = t = q*s + r (q < Q) ? yr[row][q] : bias[row % C_out] (0 without bias). 8 positions per thread,
- * their (q, phase) found once and stepped (a 64-bit division per element would cost more than the copy). */
+/* y[row][t] = t = q*s + r (q < Q) ? yr[row][q] : bias[row % C_out] (0 without bias). A block covers 2048
+ * positions of a row, thread i of it positions i, i + 256, ...: each warp access is contiguous (eight
+ * consecutive positions per thread made every store instruction touch 16 sectors for 64 bytes, and the pass
+ * cost more than the forward itself). (q, phase) is found once and stepped by 256 positions. */
 template <typename T>
 __global__ void __launch_bounds__(256) phase_scatter_kernel(const T *yr, const T *bias, T *y, int64_t rows, int64_t cout,
                                                             int64_t L_out, int64_t Q, int s, int r) {
-    const int64_t t0 = ((int64_t)blockIdx.x * 256 + threadIdx.x) * 8;
+    const int64_t t0 = (int64_t)blockIdx.x * 2048 + threadIdx.x;
     if (t0 >= L_out) return;
     const int64_t u0 = t0 - r;
     const int64_t q0 = u0 >= 0 ? u0 / s : -((-u0 + s - 1) / s); /* floor */
-    const int ph0 = (int)(u0 - q0 * s);
+    const int ph0 = (int)(u0 - q0 * s), dq = 256 / s, dph = 256 % s;
     for (int64_t row = blockIdx.y; row < rows; row += gridDim.y) {
         const T b = bias ? bias[row % cout] : T(0);
         const T *src = yr + row * Q;
@@ -31,10 +33,13 @@ __global__ void __launch_bounds__(256) phase_scatter_kernel(const T *yr, const T
         int ph = ph0;
 #pragma unroll
         for (int i = 0; i < 8; ++i) {
-            if (t0 + i >= L_out) break;
-            dst[t0 + i] = ph == 0 && q >= 0 && q < Q ? src[q] : b;
-            if (++ph == s) {
-                ph = 0;
+            const int64_t t = t0 + 256 * i;
+            if (t >= L_out) break;
+            dst[t] = ph == 0 && q >= 0 && q < Q ? src[q] : b;
+            q += dq;
+            ph += dph;
+            if (ph >= s) {
+                ph -= s;
                 ++q;
             }
         }
