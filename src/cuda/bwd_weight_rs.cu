@@ -420,13 +420,10 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
 }
 
 /* ---------------------------------------------------------------- one phase of grad_y
- * With d = m*s every tap reads one phase of grad_y: l*s - p + k*d = s*(l + k*m + c) + r, where
- * -p = c*s + r, 0 <= r < s. With gy_r[n, co, q] = gy[n, co, q*s + r] (q < Q = ceil((L_out - r) / s)),
- *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy_r[n, co, l - p' + k*m],  p' = -c >= 0,
- * i.e. the stride-1 problem (padding p', dilation m, output length Q). KernelBench 79 (s = d = 2, p = 1)
- * reads only the odd positions of an odd-length grad_y: the register-A kernel declined it (16-bit rows of
- * odd length) and the mma.sync kernel read both phases. The gather reads grad_y once and writes half of it;
- * positions outside [0, Q) are outside [0, L_out) in the original, so the kernel's zero fill is right. */
+ * When every tap reads one phase r of grad_y (one_phase_problem, kernels.cuh), grad_w is the stride-1
+ * problem on gy_r[n, co, q] = gy[n, co, q*s + r]. KernelBench 79 (s = d = 2, p = 1) reads only the odd
+ * positions of an odd-length grad_y: the register-A kernel declined it (16-bit rows of odd length) and the
+ * mma.sync kernel read both phases. The gather reads grad_y once and writes 1/s of it. */
 namespace {
 
 template <typename T>
@@ -463,23 +460,17 @@ convt1d_status convt1d_bwd_weight_rs_phase(const convt1d_problem &pr, const void
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
     if (env == 0 || (rv && rv[0] == '0') || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (P.stride < 2 || P.dilation % P.stride != 0 || P.groups != 1 || P.batch == 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    convt1d_problem q;
+    int r = 0;
+    if (P.groups != 1 || P.batch == 0 || !one_phase_problem(pr, &q, &r)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int es = ty == WG_TF32 ? 4 : 2;
     /* By default only where the register-A kernel declines the problem as it is: 16-bit, odd grad_y length. */
     if (env < 0 && !(es == 2 && (pr.out_length & 1))) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int64_t s = P.stride, c = -P.padding >= 0 ? -P.padding / s : -((P.padding + s - 1) / s);
-    const int r = (int)(-P.padding - c * s);
-    const int64_t Q = (pr.out_length - r + s - 1) / s;
+    const int64_t s = P.stride, Q = q.out_length;
+    q.p.output_padding = 0; /* the register-A kernel reads the output length only */
     /* What the stride-1 call will need, checked before any work: 16-bit rows of even length, x by TMA. */
-    if (Q < 1 || (es == 2 && (Q & 1)) || (P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 ||
-        convt1d_sm_major() != 9)
+    if ((es == 2 && (Q & 1)) || (P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || convt1d_sm_major() != 9)
         return CONVT1D_ERROR_NOT_SUPPORTED;
-    convt1d_problem q = pr;
-    q.p.stride = 1;
-    q.p.padding = -c;
-    q.p.dilation = P.dilation / s;
-    q.p.output_padding = 0;
-    q.out_length = Q;
     const int64_t rows = P.batch * P.out_channels;
     void *scratch = nullptr;
     cudaError_t e = cudaMallocAsync(&scratch, (size_t)(rows * Q * es), stream);

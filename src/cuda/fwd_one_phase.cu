@@ -1,12 +1,9 @@
-/* Forward of layers whose taps all land on one phase of y (dilation a multiple of the stride, KernelBench 79).
- *
- * With d = m*s, l*s - p + k*d = s*(l + k*m + c) + r where -p = c*s + r, 0 <= r < s: every product lands on
- * phase r of y, and the other s-1 phases hold only the bias. Phase r, y_r[n, co, q] = y[n, co, q*s + r]
- * (q < Q = ceil((L_out - r) / s)), is the stride-1 transposed convolution of x with the same weights,
- * dilation m and padding -c (c <= 0), output length Q. So: that stride-1 problem by the tensor-core
- * forward into scratch, then one pass writing y (phase r from the scratch, the bias elsewhere). The
- * phase-merged forward instead multiplied s-1 rows of zero taps per useful row (KernelBench 79: half its
- * tensor-core work) and paid for it most in split TF32 (strict fp32), which is compute-bound. */
+/* Forward of layers whose taps all land on one phase of y (dilation a multiple of the stride, KernelBench 79):
+ * phase r is a stride-1 problem (one_phase_problem, kernels.cuh) and the other s-1 phases hold only the bias.
+ * So: that stride-1 problem by the tensor-core forward into scratch, then one pass writing y (phase r from
+ * the scratch, the bias elsewhere). The phase-merged forward instead multiplied s-1 rows of zero taps per
+ * useful row (KernelBench 79: half its tensor-core work) and paid for it most in split TF32 (strict fp32),
+ * which is compute-bound. */
 #include <limits.h>
 #include <stdlib.h>
 
@@ -79,7 +76,9 @@ convt1d_status convt1d_fwd_one_phase(const convt1d_problem &pr, const void *x, c
     const char *ev = getenv("CONVT1D_FWD_PHASE");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
-    if (env == 0 || P.stride < 2 || P.dilation % P.stride != 0 || pr.dtype == CONVT1D_F64 || pr.w_adjoint)
+    convt1d_problem q;
+    int r = 0;
+    if (env == 0 || pr.dtype == CONVT1D_F64 || pr.w_adjoint || !one_phase_problem(pr, &q, &r))
         return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Where it pays (run 97, KernelBench 79, ms, phase / phase-merged): strict fp32 1.000 / 1.048, fp16 and
      * bf16 0.535 / 0.706; TF32 loses (0.877 / 0.810: the scatter pass costs more than the halved tensor-core
@@ -87,19 +86,9 @@ convt1d_status convt1d_fwd_one_phase(const convt1d_problem &pr, const void *x, c
     const bool pays = pr.dtype == CONVT1D_F16 || pr.dtype == CONVT1D_BF16 ||
                       (pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_STRICT_FP32);
     if (env < 0 && (!pays || P.batch * P.out_channels * pr.out_length < ((int64_t)1 << 22))) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int64_t s = P.stride, c = P.padding == 0 ? 0 : -((P.padding + s - 1) / s);
-    const int r = (int)(-P.padding - c * s);
-    const int64_t Q = (pr.out_length - r + s - 1) / s, m = P.dilation / s;
-    /* A valid stride-1 problem of output length Q: Q minus its length at output_padding 0 must be a
-     * legal output_padding (< max(1, m)); the kernels then see nothing unusual. */
-    const int64_t op = Q - ((P.in_length - 1) + 2 * c + m * (P.kernel_size - 1) + 1);
-    if (Q < 1 || op < 0 || op >= (m > 1 ? m : 1) || pr.out_length >= INT_MAX / 2) return CONVT1D_ERROR_NOT_SUPPORTED;
-    convt1d_problem q = pr;
-    q.p.stride = 1;
-    q.p.padding = -c;
-    q.p.dilation = m;
-    q.p.output_padding = op;
-    q.out_length = Q;
+    /* The full stride-1 forward: its output_padding must be legal (< max(1, m)). */
+    const int64_t op = q.p.output_padding, m = q.p.dilation, Q = q.out_length, s = P.stride;
+    if (op < 0 || op >= (m > 1 ? m : 1) || pr.out_length >= INT_MAX / 2) return CONVT1D_ERROR_NOT_SUPPORTED;
     const size_t es = convt1d_dtype_size(pr.dtype);
     const int64_t rows = P.batch * P.out_channels;
     void *yr = nullptr;

@@ -55,6 +55,29 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
  * grad_y in registers, x by TMA; groups == 1, fp16 / bf16 / TF32. NOT_SUPPORTED where it does not apply (the caller falls back). */
 convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                      cudaStream_t stream);
+/* Layers whose taps all land on one phase of y (dilation d = m*s, s >= 2): l*s - p + k*d = s*(l + k*m + c) + r
+ * with -p = c*s + r, 0 <= r < s, so phase r of y (grad_y), q < Q = ceil((L_out - r) / s), is the stride-1
+ * problem *q (padding -c >= 0, dilation m, output length Q) and the other phases get no products. Positions
+ * outside [0, Q) are outside [0, L_out) in the original, so the kernels' zero fill stays right.
+ * q->p.output_padding is Q's excess over the stride-1 length at output_padding 0: a legal output_padding
+ * only when it is in [0, max(1, m)) (a caller that goes through the full forward requires that). Returns
+ * false for other layers. Shared by fwd_one_phase.cu and bwd_weight_rs.cu. */
+inline bool one_phase_problem(const convt1d_problem &pr, convt1d_problem *q, int *r) {
+    const convt1d_params &P = pr.p;
+    if (P.stride < 2 || P.dilation % P.stride != 0) return false;
+    const int64_t s = P.stride, c = P.padding == 0 ? 0 : -((P.padding + s - 1) / s), m = P.dilation / s;
+    *r = (int)(-P.padding - c * s);
+    const int64_t Q = (pr.out_length - *r + s - 1) / s;
+    if (Q < 1) return false;
+    *q = pr;
+    q->p.stride = 1;
+    q->p.padding = -c;
+    q->p.dilation = m;
+    q->p.output_padding = Q - ((P.in_length - 1) + 2 * c + m * (P.kernel_size - 1) + 1);
+    q->out_length = Q;
+    return true;
+}
+
 /* The same kernel for layers whose taps all land on one phase of grad_y (dilation a multiple of the stride,
  * KernelBench 79): that phase is gathered into scratch, and the rest is a stride-1 problem (bwd_weight_rs.cu). */
 convt1d_status convt1d_bwd_weight_rs_phase(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
