@@ -24,26 +24,33 @@ __device__ __forceinline__ T phase_value(const T *src, T b, int t, int s, int r,
     return u - q * s == 0 && q < Q ? src[q] : b;
 }
 
+constexpr int kScatterVecs = 4;
+
 template <typename T>
 __global__ void __launch_bounds__(256) phase_scatter_kernel(const T *yr, const T *bias, T *y, int64_t rows, int64_t cout,
                                                             int L_out, int Q, int s, int r) {
     constexpr int VE = 16 / (int)sizeof(T);
-    const int v = blockIdx.x * 256 + threadIdx.x;
     for (int64_t row = blockIdx.y; row < rows; row += gridDim.y) {
         const T b = bias ? bias[row % cout] : T(0);
         const T *src = yr + row * (int64_t)Q;
         T *dst = y + row * (int64_t)L_out;
         const int a = (int)((VE - ((uintptr_t)dst / sizeof(T)) % VE) % VE); /* first 16-byte-aligned element */
-        if (v == 0)
+        if (blockIdx.x == 0 && threadIdx.x == 0)
             for (int t = 0; t < a && t < L_out; ++t) dst[t] = phase_value(src, b, t, s, r, Q);
-        const int t0 = a + v * VE;
-        if (t0 >= L_out) continue;
-        if (t0 + VE <= L_out) {
+#pragma unroll
+        for (int j = 0; j < kScatterVecs; ++j) { /* several vectors per thread: short blocks were launch-bound */
+            const int v = (blockIdx.x * kScatterVecs + j) * 256 + threadIdx.x, t0 = a + v * VE;
+            if (t0 >= L_out) break;
+            if (t0 + VE > L_out) { /* the tail */
+                for (int t = t0; t < L_out; ++t) dst[t] = phase_value(src, b, t, s, r, Q);
+                break;
+            }
             union {
                 uint4 u;
                 T e[VE];
             } w;
-            int u0 = t0 - r, q = u0 >= 0 ? u0 / s : -((-u0 + s - 1) / s), ph = u0 - q * s;
+            const int u0 = t0 - r;
+            int q = u0 >= 0 ? u0 / s : -((-u0 + s - 1) / s), ph = u0 - q * s;
 #pragma unroll
             for (int i = 0; i < VE; ++i) {
                 w.e[i] = ph == 0 && q >= 0 && q < Q ? src[q] : b;
@@ -53,8 +60,6 @@ __global__ void __launch_bounds__(256) phase_scatter_kernel(const T *yr, const T
                 }
             }
             *reinterpret_cast<uint4 *>(dst + t0) = w.u;
-        } else {
-            for (int t = t0; t < L_out; ++t) dst[t] = phase_value(src, b, t, s, r, Q);
         }
     }
 }
@@ -63,7 +68,7 @@ template <typename T>
 void scatter(const void *yr, const void *bias, void *y, int64_t rows, int64_t cout, int64_t L_out, int64_t Q, int s, int r,
              cudaStream_t stream) {
     constexpr int VE = 16 / (int)sizeof(T);
-    const dim3 grid((unsigned)((L_out / VE + 256) / 256), (unsigned)(rows < 65535 ? rows : 65535));
+    const dim3 grid((unsigned)((L_out / VE + 256 * kScatterVecs) / (256 * kScatterVecs)), (unsigned)(rows < 65535 ? rows : 65535));
     phase_scatter_kernel<T><<<grid, 256, 0, stream>>>(static_cast<const T *>(yr), static_cast<const T *>(bias),
                                                       static_cast<T *>(y), rows, cout, (int)L_out, (int)Q, s, r);
 }
