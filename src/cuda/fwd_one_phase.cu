@@ -24,7 +24,9 @@ __device__ __forceinline__ T phase_value(const T *src, T b, int t, int s, int r,
     return u - q * s == 0 && q < Q ? src[q] : b;
 }
 
-constexpr int kScatterVecs = 4;
+/* 16-byte vectors per thread: 4 for 16-bit data (short blocks were launch-bound: KernelBench 79 bf16 pass
+ * 0.305 -> 0.260 ms), 1 for fp32 (4 was slower there: 0.542 -> 0.596 ms; run 100). */
+template <typename T> __host__ __device__ constexpr int scatter_vecs() { return sizeof(T) == 2 ? 4 : 1; }
 
 template <typename T>
 __global__ void __launch_bounds__(256) phase_scatter_kernel(const T *yr, const T *bias, T *y, int64_t rows, int64_t cout,
@@ -38,8 +40,8 @@ __global__ void __launch_bounds__(256) phase_scatter_kernel(const T *yr, const T
         if (blockIdx.x == 0 && threadIdx.x == 0)
             for (int t = 0; t < a && t < L_out; ++t) dst[t] = phase_value(src, b, t, s, r, Q);
 #pragma unroll
-        for (int j = 0; j < kScatterVecs; ++j) { /* several vectors per thread: short blocks were launch-bound */
-            const int v = (blockIdx.x * kScatterVecs + j) * 256 + threadIdx.x, t0 = a + v * VE;
+        for (int j = 0; j < scatter_vecs<T>(); ++j) {
+            const int v = (blockIdx.x * scatter_vecs<T>() + j) * 256 + threadIdx.x, t0 = a + v * VE;
             if (t0 >= L_out) break;
             if (t0 + VE > L_out) { /* the tail */
                 for (int t = t0; t < L_out; ++t) dst[t] = phase_value(src, b, t, s, r, Q);
@@ -68,7 +70,8 @@ template <typename T>
 void scatter(const void *yr, const void *bias, void *y, int64_t rows, int64_t cout, int64_t L_out, int64_t Q, int s, int r,
              cudaStream_t stream) {
     constexpr int VE = 16 / (int)sizeof(T);
-    const dim3 grid((unsigned)((L_out / VE + 256 * kScatterVecs) / (256 * kScatterVecs)), (unsigned)(rows < 65535 ? rows : 65535));
+    constexpr int per_block = 256 * scatter_vecs<T>();
+    const dim3 grid((unsigned)((L_out / VE + per_block) / per_block), (unsigned)(rows < 65535 ? rows : 65535));
     phase_scatter_kernel<T><<<grid, 256, 0, stream>>>(static_cast<const T *>(yr), static_cast<const T *>(bias),
                                                       static_cast<T *>(y), rows, cout, (int)L_out, (int)Q, s, r);
 }
