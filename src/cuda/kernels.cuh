@@ -27,6 +27,12 @@ convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const vo
 convt1d_status convt1d_fwd_one_phase(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                      void *y, cudaStream_t stream);
 
+/* Narrow layers (C_out <= 64, groups 1, C_in*K small) whose taps all land on one phase of y, stride 1
+ * included: one launch reading x once and writing y once, phase and bias interleaved (fwd_phase_fused.cu).
+ * NOT_SUPPORTED, without an error, where it does not apply or is not the measured choice. */
+convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
+                                       void *y, cudaStream_t stream);
+
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();
 /* Multiprocessor count of the current device, cached for the process (0 if it cannot be read). */

@@ -331,6 +331,7 @@ def test_cuda_forward_one_phase(ci, mode, tol, pick, monkeypatch):
     torch.backends.cudnn.allow_tf32 = mode != "strict"
     if pick == "forced":
         monkeypatch.setenv("CONVT1D_FWD_PHASE", "1")
+    monkeypatch.setenv("CONVT1D_FWD_FUSED", "0")  # the fused kernel (tested below) would take most of these
     dtype = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[mode]
     x, w, b = make_inputs(c, device="cuda")
     xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
@@ -349,5 +350,65 @@ def test_cuda_forward_one_phase(ci, mode, tol, pick, monkeypatch):
     big = c["N"] * c["Cout"] * lout >= 1 << 22
     expected = legal and (pick == "forced" or (mode != "tf32" and big))
     assert any("phase_scatter_kernel" in n for n in names) == expected, names
+    assert torch.isfinite(y).all()
+    assert rel_err(y, ref(x, w, b, c)) <= tol
+
+
+# The fused one-launch forward (fwd_phase_fused.cu) of narrow layers whose taps land on one phase of y:
+# stride >= 2 with dilation a multiple of the stride (on by default), and stride 1 (forced only,
+# CONVT1D_FWD_FUSED=1). Ragged channel counts, odd lengths (y rows not 16-byte aligned), a single input
+# position, padding past the taps, output_padding, several tiles per block (the persistent loop), and
+# layers it must decline (too many k-steps, groups). y's memory is poisoned first.
+FWD_FUSED = [
+    dict(N=2, Cin=32, Cout=64, K=3, L=4096, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=4, Cin=32, Cout=64, K=3, L=40000, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=True),
+    dict(N=3, Cin=32, Cout=40, K=3, L=1000, stride=2, padding=0, output_padding=0, groups=1, dilation=4, bias=True),
+    dict(N=2, Cin=12, Cout=3, K=3, L=777, stride=3, padding=2, output_padding=1, groups=1, dilation=3, bias=True),
+    dict(N=2, Cin=16, Cout=24, K=3, L=999, stride=4, padding=5, output_padding=2, groups=1, dilation=8, bias=True),
+    dict(N=3, Cin=8, Cout=8, K=2, L=1, stride=2, padding=0, output_padding=0, groups=1, dilation=2, bias=True),
+    dict(N=2, Cin=24, Cout=17, K=3, L=300, stride=2, padding=5, output_padding=1, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=96, Cout=64, K=1, L=500, stride=2, padding=0, output_padding=1, groups=1, dilation=2, bias=True),
+    dict(N=3, Cin=48, Cout=32, K=4, L=700, stride=3, padding=2, output_padding=0, groups=1, dilation=3, bias=True),
+    dict(N=2, Cin=32, Cout=64, K=5, L=3000, stride=1, padding=0, output_padding=0, groups=1, dilation=3, bias=False),
+    dict(N=2, Cin=16, Cout=16, K=3, L=513, stride=1, padding=1, output_padding=0, groups=1, dilation=1, bias=True),
+    dict(N=2, Cin=64, Cout=64, K=3, L=999, stride=4, padding=5, output_padding=2, groups=2, dilation=8, bias=True),
+    dict(N=2, Cin=8, Cout=80, K=3, L=99, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=True),
+]
+
+
+def fused_expected(c, half, forced):
+    """The test's own statement of the fused kernel's rules: groups 1, C_out <= 64, taps on one phase
+    (stride 1, or dilation a multiple of the stride), at most 12 k-steps of 8 (fp32) / 16 (16-bit) input
+    channels x one tap, tap spread (K-1)*m <= 32; stride 1 only when forced."""
+    s, d = c["stride"], c["dilation"]
+    if c["groups"] != 1 or c["Cout"] > 64 or (s > 1 and d % s) or (s == 1 and not forced):
+        return False
+    m = d if s == 1 else d // s
+    cb = -(-c["Cin"] // (16 if half else 8))
+    if cb * c["K"] > 12 or (c["K"] - 1) * m > 32:
+        return False
+    return not half or cb * 8 * (128 + (c["K"] - 1) * m) <= 256 * 12
+
+
+@pytest.mark.parametrize("pick", ["forced", "shipped"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
+def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
+    from helpers import kwargs as kw
+    c = FWD_FUSED[ci]
+    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
+    dtype = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[mode]
+    x, w, b = make_inputs(c, device="cuda")
+    xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
+    torch.full((c["N"] * c["Cout"] * (c["L"] * c["stride"] + 64),), float("nan"), device="cuda", dtype=dtype)
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        y = convt1d.conv_transpose1d(xd, wd, bd, **kw(c))
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    expected = fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
+    assert any("fwd_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(y).all()
     assert rel_err(y, ref(x, w, b, c)) <= tol
