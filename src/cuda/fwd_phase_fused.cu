@@ -31,10 +31,11 @@ constexpr int BM = 64;       /* output channels per block: all of the layer's */
 constexpr int BT = 128;      /* phase positions per tile */
 constexpr int NTH = 256;     /* 8 warps: 4 along the channels (16 each) x 2 along positions (64 each) */
 constexpr int NT = 8;        /* n8 tiles per warp */
-constexpr int KS = 12;       /* most k-steps (8 word rows x one tap each): C_in*K <= 96 fp32, 192 16-bit */
+/* Most k-steps (8 word rows x one tap each) held as A fragments: C_in*K <= 96 in fp32, <= 128 in 16-bit (whose
+ * window staging registers would otherwise spill). */
+template <int MODE> constexpr int ksteps_max() { return MODE >= F16 ? 8 : 12; }
 constexpr int HALO = 32;     /* widest tap spread (K-1)*m */
-constexpr int YP = BT + 8;   /* result tile row pitch (floats): the float2 fragment stores are conflict free */
-constexpr int SW16 = 12;     /* 16-bit window words per thread in flight (window words <= 256 * SW16) */
+constexpr int IT16 = 2;      /* 16-bit window items (8 positions x 2 channels) per thread in flight */
 
 struct FusedArgs {
     const void *x, *w, *bias;
@@ -42,54 +43,49 @@ struct FusedArgs {
     int cin, cout, K, L_in, L_out;
     int s, r, pq, m; /* phase r of stride s; its stride-1 problem reads x[t + pq - k*m] */
     int cb, nks;     /* 8-word-row blocks of input channels; k-steps = cb * K */
-    int W, XP;       /* window columns BT + (K-1)*m; window row pitch in words (8 mod 32) */
+    int nvr, nvr_magic; /* 16-byte vectors per window row (window start rounded down to a vector), and
+                         * ceil(2^20 / nvr): v / nvr = (v * nvr_magic) >> 20 for the v < 2^12 used */
+    int XP;          /* window row pitch in words (8 mod 32: conflict-free fragment loads) */
+    int YP;          /* output tile row pitch in elements (s*BT plus two vectors) */
+    int y_mis;       /* y's element offset from a 16-byte boundary */
+    int lmod, clmod; /* L_out and C_out * L_out modulo the elements of a 16-byte vector */
+    int bulk;        /* sm_90: rows leave the tile by bulk copies (the copy engine), not vector stores */
     int tiles_per_n, tiles;
+    int dbg; /* TEMPORARY experiment: bit 0 skip y stores, bit 1 skip math, bit 2 skip x staging */
 };
 
 /* fp32 data: TF32 rounding as an integer add (cvt.rna.tf32 is a multi-instruction sequence on sm_90). */
 __device__ __forceinline__ uint32_t tf32_rn(uint32_t v) { return (v + 0x1000u) & 0xffffe000u; }
 
-/* Thread tid's words of a window (rows x W, row-major, consecutive threads on consecutive columns so that
- * the global loads coalesce): f(i, row, col) for its i-th word. */
-template <typename F> __device__ __forceinline__ void for_my_words(const FusedArgs &a, int rows, F f) {
-    int row = threadIdx.x / a.W, col = threadIdx.x % a.W;
-    for (int i = 0; row < rows; ++i) {
-        f(i, row, col);
-        col += NTH;
-        while (col >= a.W) {
-            col -= a.W;
-            ++row;
-        }
-    }
-}
-
-template <int MODE> struct Fused {
-    static constexpr bool HALF = MODE >= F16;
-    static constexpr int VE = HALF ? 8 : 4; /* elements per 16-byte store */
-    using T = typename std::conditional<HALF, unsigned short, float>::type;
-
-    static __device__ __forceinline__ T to_out(float v) {
+template <int MODE> struct Out {
+    using T = typename std::conditional<(MODE >= F16), unsigned short, float>::type;
+    static constexpr int VE = 16 / (int)sizeof(T); /* elements per 16-byte vector */
+    static __device__ __forceinline__ T cvt(float v) {
         if (MODE == F16) return __half_as_ushort(__float2half_rn(v));
         if (MODE == BF16) return __bfloat16_as_ushort(__float2bfloat16_rn(v));
         return v;
     }
 };
 
+/* Shared memory: the window(s) [2 (fp32: double-buffered copies) or 1][cb*8 word rows][XP], then the output
+ * tile [BM][YP] in y's element type. */
 template <int MODE>
 __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_kernel(const FusedArgs a) {
     constexpr bool HALF = MODE >= F16;
-    constexpr int VE = Fused<MODE>::VE;
-    using T = typename Fused<MODE>::T;
+    using T = typename Out<MODE>::T;
+    constexpr int VE = Out<MODE>::VE;
+    constexpr int XV = HALF ? 8 : 4; /* input positions per 16-byte load */
     extern __shared__ __align__(16) uint32_t smem[];
-    const int rows = a.cb * 8, xwords = rows * a.XP;
-    uint32_t *xs0 = smem;                                 /* window(s): [2 (fp32) or 1][rows][XP] */
-    float *ys = (float *)(smem + (HALF ? 1 : 2) * xwords); /* results: [BM][YP] */
+    const int rows = a.cb * 8, xwords = rows * a.XP, nitems = rows * a.nvr;
+    uint32_t *xs0 = smem;
+    T *yt = (T *)(smem + (HALF ? 1 : 2) * xwords);
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, tq = lane & 3;
     const int wm = warp & 3, wn = warp >> 2;
 
     /* The warp's A fragments (rows wm*16 + g (+8), word rows tq (+4) of each k-step), for the whole loop. */
+    constexpr int KS = ksteps_max<MODE>();
     uint32_t af[KS][4], al[MODE == F32X3 ? KS : 1][4];
     {
         int k = 0, cbi = 0;
@@ -122,56 +118,82 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
             }
         }
     }
-    float bias_r[BM / 8]; /* the bias of the rows this warp writes: warp, warp + 8, ... */
-#pragma unroll
-    for (int i = 0; i < BM / 8; ++i) {
-        const int co = warp + 8 * i;
-        bias_r[i] = a.bias && co < a.cout ? load_bias<MODE>(a.bias, co) : 0.f;
-    }
+    /* The bias of the two rows whose results this thread writes. */
+    const int co_a = wm * 16 + g, co_b = co_a + 8;
+    const float bias_a = a.bias && co_a < a.cout ? load_bias<MODE>(a.bias, co_a) : 0.f;
+    const float bias_b = a.bias && co_b < a.cout ? load_bias<MODE>(a.bias, co_b) : 0.f;
 
-    /* Window of tile `tile`: sample n, columns starting at input index lw0. */
-    auto window = [&](int tile, int &n, int &t0, int &lw0) {
+    /* Tile -> sample n, first phase position t0, and the window: input positions from la (a multiple of
+     * XV, so that L_in % XV == 0 makes every 16-byte piece wholly inside or outside x), the first useful
+     * one xoff columns in. */
+    auto window = [&](int tile, int &n, int &t0, int &la, int &xoff) {
         n = tile / a.tiles_per_n;
         t0 = (tile - n * a.tiles_per_n) * BT;
-        lw0 = t0 + a.pq - (a.K - 1) * a.m;
+        const int lw0 = t0 + a.pq - (a.K - 1) * a.m;
+        la = lw0 & ~(XV - 1);
+        xoff = lw0 - la;
     };
-    /* fp32: issue the window's copies (zero-filled outside x and past C_in). */
+    /* fp32: one 16-byte copy per (row, vector), zero-filled outside x and past C_in. */
     auto issue32 = [&](int tile, uint32_t *xs) {
-        int n, t0, lw0;
-        window(tile, n, t0, lw0);
+        if (a.dbg & 4) return;
+        int n, t0, la, xoff;
+        window(tile, n, t0, la, xoff);
         const float *xn = (const float *)a.x + (int64_t)n * a.cin * a.L_in;
-        for_my_words(a, rows, [&](int, int row, int col) {
-            const int l = lw0 + col;
+        for (int v = tid; v < nitems; v += NTH) {
+            const int row = (v * a.nvr_magic) >> 20, c = v - row * a.nvr, l = la + c * 4;
             const bool ok = row < a.cin && l >= 0 && l < a.L_in;
-            cp_async4(smem_u32(xs + row * a.XP + col), ok ? xn + (int64_t)row * a.L_in + l : xn, ok);
-        });
+            cp_async16z(smem_u32(xs + row * a.XP + c * 4), ok ? xn + (int64_t)row * a.L_in + l : xn, ok);
+        }
     };
-    /* 16-bit: the window's channel pairs into registers (lo, hi), stored as words by store16. */
-    uint32_t lo[HALF ? SW16 : 1], hi[HALF ? SW16 : 1];
+    /* 16-bit: per item, 8 positions of channels 2*row and 2*row+1 (two 16-byte loads) into registers; stored
+     * by store16 as 8 words (channel pairs). */
+    uint4 xa[HALF ? IT16 : 1], xb[HALF ? IT16 : 1];
     auto load16 = [&](int tile) {
-        int n, t0, lw0;
-        window(tile, n, t0, lw0);
+        int n, t0, la, xoff;
+        window(tile, n, t0, la, xoff);
         const unsigned short *xn = (const unsigned short *)a.x + (int64_t)n * a.cin * a.L_in;
 #pragma unroll
-        for (int i = 0; i < (HALF ? SW16 : 1); ++i) lo[i] = hi[i] = 0;
-        for_my_words(a, rows, [&](int i, int row, int col) {
-            const int l = lw0 + col, c0 = 2 * row;
-            if (l < 0 || l >= a.L_in) return;
-            const unsigned short *p = xn + (int64_t)c0 * a.L_in + l;
-#pragma unroll
-            for (int j = 0; j < (HALF ? SW16 : 1); ++j)
-                if (j == i) { /* a register array takes compile-time indices only */
-                    if (c0 < a.cin) lo[j] = __ldg(p);
-                    if (c0 + 1 < a.cin) hi[j] = __ldg(p + a.L_in);
-                }
-        });
+        for (int i = 0; i < (HALF ? IT16 : 1); ++i) {
+            const int v = tid + i * NTH;
+            const int row = (v * a.nvr_magic) >> 20, c = v - row * a.nvr, l = la + c * 8;
+            const bool in = v < nitems && l >= 0 && l < a.L_in && !(a.dbg & 4);
+            const unsigned short *p = xn + (int64_t)(2 * row) * a.L_in + l;
+            xa[i] = in && 2 * row < a.cin ? __ldg((const uint4 *)p) : make_uint4(0, 0, 0, 0);
+            xb[i] = in && 2 * row + 1 < a.cin ? __ldg((const uint4 *)(p + a.L_in)) : make_uint4(0, 0, 0, 0);
+        }
     };
     auto store16 = [&](uint32_t *xs) {
-        for_my_words(a, rows, [&](int i, int row, int col) {
 #pragma unroll
-            for (int j = 0; j < (HALF ? SW16 : 1); ++j)
-                if (j == i) xs[row * a.XP + col] = lo[j] | hi[j] << 16;
-        });
+        for (int i = 0; i < (HALF ? IT16 : 1); ++i) {
+            const int v = tid + i * NTH;
+            if (v >= nitems) break;
+            const int row = (v * a.nvr_magic) >> 20, c = v - row * a.nvr;
+            const uint32_t e[4] = {xa[i].x, xa[i].y, xa[i].z, xa[i].w}, o[4] = {xb[i].x, xb[i].y, xb[i].z, xb[i].w};
+            uint4 *d = (uint4 *)(xs + row * a.XP + c * 8);
+            d[0] = make_uint4(__byte_perm(e[0], o[0], 0x5410), __byte_perm(e[0], o[0], 0x7632), __byte_perm(e[1], o[1], 0x5410),
+                              __byte_perm(e[1], o[1], 0x7632));
+            d[1] = make_uint4(__byte_perm(e[2], o[2], 0x5410), __byte_perm(e[2], o[2], 0x7632), __byte_perm(e[3], o[3], 0x5410),
+                              __byte_perm(e[3], o[3], 0x7632));
+        }
+    };
+    /* Output row co of sample n starts pad(co) elements past a 16-byte boundary: the tile keeps each row at
+     * that offset, so whole vectors of y are whole vectors of the tile. pad depends on n only through sig. */
+    const int64_t rowlen = a.L_out;
+    auto pad_of = [&](int sig, int co) { return (sig + co * a.lmod) & (VE - 1); };
+    /* Elements of the tile that no phase position reaches hold the bias: filled whenever the row offsets change. */
+    auto fill_bias = [&](int sig) {
+        const int vpr = a.YP / VE; /* vectors per tile row */
+        for (int v = tid; v < BM * vpr; v += NTH) {
+            const int co = v / vpr;
+            union {
+                uint4 u;
+                T e[VE];
+            } f;
+            const T b = Out<MODE>::cvt(a.bias && co < a.cout ? load_bias<MODE>(a.bias, co) : 0.f);
+#pragma unroll
+            for (int e = 0; e < VE; ++e) f.e[e] = b;
+            *(uint4 *)(yt + v * VE) = f.u;
+        }
     };
 
     int tile = blockIdx.x;
@@ -179,41 +201,57 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
     if (HALF) {
         load16(tile);
         store16(xs0);
-        __syncthreads();
     } else {
         issue32(tile, xs0);
         cp_async_commit();
     }
+    int sig = -1;
     for (int it = 0; tile < a.tiles; ++it, tile += gridDim.x) {
         const int next = tile + gridDim.x;
+        int n, t0, la, xoff;
+        window(tile, n, t0, la, xoff);
         uint32_t *xs = HALF ? xs0 : xs0 + (it & 1) * xwords;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        /* The last tile's bulk copies must have read the tile before anything writes it (barrier below). */
+        if (a.bulk && lane == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#endif
+        const int nsig = (a.y_mis + n * a.clmod) & (VE - 1);
+        if (nsig != sig) { /* block-uniform */
+            __syncthreads(); /* the last tile's rows are out */
+            fill_bias(nsig);
+            sig = nsig;
+        }
         if (HALF) {
             if (next < a.tiles) load16(next); /* in flight during the tile's math and stores */
         } else {
             if (next < a.tiles) issue32(next, xs0 + ((it + 1) & 1) * xwords);
             cp_async_commit();
             cp_async_wait<1>();
-            if (MODE == TF32) /* round this thread's own words of the landed window */
-                for_my_words(a, rows, [&](int, int row, int col) { xs[row * a.XP + col] = tf32_rn(xs[row * a.XP + col]); });
-            __syncthreads();
+            if (MODE == TF32) /* round this thread's own pieces of the landed window */
+                for (int v = tid; v < nitems; v += NTH) {
+                    const int row = (v * a.nvr_magic) >> 20, c = v - row * a.nvr;
+                    uint4 *q = (uint4 *)(xs + row * a.XP + c * 4);
+                    uint4 u = *q;
+                    *q = make_uint4(tf32_rn(u.x), tf32_rn(u.y), tf32_rn(u.z), tf32_rn(u.w));
+                }
         }
-        int n, t0, lw0;
-        window(tile, n, t0, lw0);
+        __syncthreads(); /* window landed (and rounded); bias fill done; last tile's rows are out */
 
         /* The tile's GEMM: 64 channels x 128 positions x (C_in x K); tap k reads the window shifted by
-         * (K-1-k)*m columns. */
+         * xoff + (K-1-k)*m columns. */
         float acc[NT][4];
 #pragma unroll
         for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
             for (int e = 0; e < 4; ++e) acc[nt][e] = 0.f;
-        {
-            const uint32_t *xb = xs + tq * a.XP + wn * (BT / 2) + g;
+        if (!(a.dbg & 2)) {
+            constexpr int KS = ksteps_max<MODE>();
+            const uint32_t *xb0 = xs + tq * a.XP + xoff + wn * (BT / 2) + g;
             int k = 0, cbi = 0;
 #pragma unroll
             for (int ks = 0; ks < KS; ++ks) {
                 if (ks < a.nks) {
-                    const uint32_t *p = xb + cbi * 8 * a.XP + (a.K - 1 - k) * a.m;
+                    const uint32_t *p = xb0 + cbi * 8 * a.XP + (a.K - 1 - k) * a.m;
 #pragma unroll
                     for (int nt = 0; nt < NT; ++nt) {
                         uint32_t b[2] = {p[nt * 8], p[4 * a.XP + nt * 8]};
@@ -243,58 +281,70 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
                 }
             }
         }
+        /* Results + bias into the tile: phase position t is element r + s*t of the span. */
+        {
+            T *ra = yt + co_a * a.YP + pad_of(sig, co_a) + a.r, *rb = yt + co_b * a.YP + pad_of(sig, co_b) + a.r;
 #pragma unroll
-        for (int nt = 0; nt < NT; ++nt) {
-            const int col = wn * (BT / 2) + nt * 8 + 2 * tq, row = wm * 16 + g;
-            *(float2 *)(ys + row * YP + col) = make_float2(acc[nt][0], acc[nt][1]);
-            *(float2 *)(ys + (row + 8) * YP + col) = make_float2(acc[nt][2], acc[nt][3]);
-        }
-        __syncthreads(); /* results complete; every warp is done with the window */
-        if (HALF && next < a.tiles) store16(xs0);
-
-        /* y rows: elements [s*t0, s*t0 + s*BT) of each, phase r from the results, the bias elsewhere.
-         * Element j of the span is phase position (j - r) / s when j - r is a multiple of s. */
-        const int span_lo = a.s * t0;
-        const int span = min(a.s * BT, a.L_out - span_lo);
-#pragma unroll
-        for (int i = 0; i < BM / 8; ++i) {
-            const int co = warp + 8 * i;
-            if (co >= a.cout) break;
-            const float b = bias_r[i];
-            const float *yr = ys + co * YP;
-            T *dst = (T *)a.y + ((int64_t)n * a.cout + co) * a.L_out + span_lo;
-            auto value = [&](int j) {
-                const int u = j - a.r;
-                if (u < 0) return b;
-                const int q = u / a.s;
-                return q * a.s == u ? yr[q] + b : b;
-            };
-            /* Elements before the first 16-byte boundary, and after the last whole vector, one by one. */
-            const int head = min(span, (int)(((16 - ((uintptr_t)dst & 15)) & 15) / sizeof(T)));
-            const int nv = (span - head) / VE, tail0 = head + nv * VE;
-            if (lane < head) dst[lane] = Fused<MODE>::to_out(value(lane));
-            if (lane < span - tail0) dst[tail0 + lane] = Fused<MODE>::to_out(value(tail0 + lane));
-            for (int v = lane; v < nv; v += 32) {
-                const int j0 = head + v * VE;
-                int u = j0 - a.r, q = u >= 0 ? u / a.s : -1, ph = u - q * a.s; /* u = q*s + ph, 0 <= ph < s */
-                union {
-                    uint4 u4;
-                    T e[VE];
-                } w;
-#pragma unroll
-                for (int e = 0; e < VE; ++e) {
-                    w.e[e] = Fused<MODE>::to_out(ph == 0 ? yr[q] + b : b);
-                    if (++ph == a.s) {
-                        ph = 0;
-                        ++q;
-                    }
-                }
-                *(uint4 *)(dst + j0) = w.u4;
+            for (int nt = 0; nt < NT; ++nt) {
+                const int j = (wn * (BT / 2) + nt * 8 + 2 * tq) * a.s;
+                ra[j] = Out<MODE>::cvt(acc[nt][0] + bias_a);
+                ra[j + a.s] = Out<MODE>::cvt(acc[nt][1] + bias_a);
+                rb[j] = Out<MODE>::cvt(acc[nt][2] + bias_b);
+                rb[j + a.s] = Out<MODE>::cvt(acc[nt][3] + bias_b);
             }
         }
-        __syncthreads(); /* results read; 16-bit: the next window stored */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        if (a.bulk) asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* visible to the copy engine */
+#endif
+        __syncthreads(); /* tile complete; every warp is done with the window */
+        if (HALF && next < a.tiles) store16(xs0);
+
+        /* y rows: elements [s*t0, s*t0 + span) of each, as 16-byte vectors from the first aligned one (s*t0
+         * is a multiple of VE), the few before it and after the last whole vector one by one. */
+        const int span_lo = a.s * t0;
+        const int span = min(a.s * BT, a.L_out - span_lo);
+        if (!(a.dbg & 1))
+#pragma unroll 2
+        for (int co = warp; co < a.cout; co += NTH / 32) {
+            const int pad = pad_of(sig, co), head = min(span, (VE - pad) % VE);
+            const int nv = (span - head) / VE, tail0 = head + nv * VE;
+            const T *src = yt + co * a.YP + pad;
+            T *dst = (T *)a.y + ((int64_t)n * a.cout + co) * rowlen + span_lo;
+            if (lane < head) dst[lane] = src[lane];
+            if (lane < span - tail0) dst[tail0 + lane] = src[tail0 + lane];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+            if (a.bulk) {
+                if (lane == 0 && nv > 0)
+                    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst + head),
+                                 "r"(smem_u32(src + head)), "r"(nv * 16)
+                                 : "memory");
+                continue;
+            }
+#endif
+            for (int v = lane; v < nv; v += 32) *(uint4 *)(dst + head + v * VE) = *(const uint4 *)(src + head + v * VE);
+        }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        if (a.bulk && lane == 0) asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
     }
     if (!HALF) cp_async_wait<0>();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (a.bulk && lane == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
+}
+
+/* Most dynamic shared memory a block may ask for on the current device, cached for the process. */
+int smem_optin() {
+    static int bytes = -1;
+    if (bytes < 0) {
+        int dev = 0, v = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        bytes = v;
+    }
+    return bytes;
 }
 
 template <int MODE>
@@ -320,7 +370,9 @@ convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
         per_sm_smem = smem;
     }
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    const int grid = a.tiles < per_sm * sms ? a.tiles : per_sm * sms;
+    int bps = per_sm;
+    if (getenv("CONVT1D_FUSED_BPS")) bps = atoi(getenv("CONVT1D_FUSED_BPS")); /* TEMPORARY experiment */
+    const int grid = a.tiles < bps * sms ? a.tiles : bps * sms;
     kern<<<grid, NTH, smem, stream>>>(a);
     return convt1d_cuda_check("forward (fused one phase): launch");
 }
@@ -345,12 +397,17 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         if (!one_phase_problem(pr, &q, &r)) return CONVT1D_ERROR_NOT_SUPPORTED;
         a.s = (int)P.stride, a.r = r, a.pq = (int)q.p.padding, a.m = (int)q.p.dilation;
     }
-    /* Stride 1 stays on the general kernels until measured here. */
-    if (env < 0 && P.stride == 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Stride 1 stays on the general kernels until measured here; small outputs are latency-bound, where
+     * the previous one-phase path won (run 104, kernelbench_79_small: 15 vs 10 us per call). */
+    if (env < 0 && (P.stride == 1 || P.batch * P.out_channels * pr.out_length < ((int64_t)1 << 22)))
+        return CONVT1D_ERROR_NOT_SUPPORTED;
     const bool half = pr.dtype != CONVT1D_F32;
+    const int es = half ? 2 : 4, xv = 16 / es;
     const int64_t halo = (P.kernel_size - 1) * (int64_t)a.m;
     const int64_t cb = (P.in_channels + (half ? 15 : 7)) / (half ? 16 : 8);
-    if (halo > HALO || cb * P.kernel_size > KS) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (halo > HALO || cb * P.kernel_size > (half ? ksteps_max<F16>() : ksteps_max<TF32>())) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* The window is staged in 16-byte pieces: x's rows must start on 16-byte boundaries. */
+    if (P.in_length % xv != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)y % es) != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t tiles_per_n = (pr.out_length + a.s * (int64_t)BT - 1) / (a.s * (int64_t)BT);
     if (P.in_length + BT + HALO >= INT_MAX / 2 || pr.out_length + a.s * (int64_t)BT >= INT_MAX / 2 ||
         P.padding >= INT_MAX / 4 || P.batch * tiles_per_n >= INT_MAX / 2)
@@ -359,12 +416,23 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.cin = (int)P.in_channels, a.cout = (int)P.out_channels, a.K = (int)P.kernel_size;
     a.L_in = (int)P.in_length, a.L_out = (int)pr.out_length;
     a.cb = (int)cb, a.nks = (int)(cb * P.kernel_size);
-    a.W = BT + (int)halo;
-    a.XP = (a.W - 8 + 31) / 32 * 32 + 8;
+    a.nvr = (int)((BT + halo + 2 * xv - 2) / xv); /* window columns BT + halo, plus up to xv-1 of alignment */
+    a.nvr_magic = ((1 << 20) + a.nvr - 1) / a.nvr;
+    a.XP = (a.nvr * xv - 8 + 31) / 32 * 32 + 8;
+    a.YP = a.s * BT + 2 * xv;
+    a.y_mis = (int)(((uintptr_t)y / es) % xv);
+    a.lmod = (int)(pr.out_length % xv);
+    a.clmod = (int)((P.out_channels * pr.out_length) % xv);
+    {
+        const char *eb = getenv("CONVT1D_FUSED_BULK"); /* 0: vector stores on sm_90 too (A/B) */
+        a.bulk = convt1d_sm_major() >= 9 && !(eb && eb[0] == '0');
+    }
     a.tiles_per_n = (int)tiles_per_n, a.tiles = (int)(P.batch * tiles_per_n);
+    a.dbg = getenv("CONVT1D_FUSED_DBG") ? atoi(getenv("CONVT1D_FUSED_DBG")) : 0;
     const int rows = a.cb * 8;
-    if (half && rows * a.W > NTH * SW16) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const size_t smem = ((size_t)(half ? 1 : 2) * rows * a.XP + (size_t)BM * YP) * 4;
+    if (half && rows * a.nvr > NTH * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;
+    if (smem > (size_t)smem_optin()) return CONVT1D_ERROR_NOT_SUPPORTED;
     switch (pr.dtype) {
     case CONVT1D_F16: return launch<F16>(a, smem, stream);
     case CONVT1D_BF16: return launch<BF16>(a, smem, stream);
