@@ -51,7 +51,6 @@ struct FusedArgs {
     int lmod, clmod; /* L_out and C_out * L_out modulo the elements of a 16-byte vector */
     int bulk;        /* sm_90: rows leave the tile by bulk copies (the copy engine), not vector stores */
     int tiles_per_n, tiles;
-    int dbg; /* TEMPORARY experiment: bit 0 skip y stores, bit 1 skip math, bit 2 skip x staging */
 };
 
 /* fp32 data: TF32 rounding as an integer add (cvt.rna.tf32 is a multi-instruction sequence on sm_90). */
@@ -135,7 +134,6 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
     };
     /* fp32: one 16-byte copy per (row, vector), zero-filled outside x and past C_in. */
     auto issue32 = [&](int tile, uint32_t *xs) {
-        if (a.dbg & 4) return;
         int n, t0, la, xoff;
         window(tile, n, t0, la, xoff);
         const float *xn = (const float *)a.x + (int64_t)n * a.cin * a.L_in;
@@ -156,7 +154,7 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
         for (int i = 0; i < (HALF ? IT16 : 1); ++i) {
             const int v = tid + i * NTH;
             const int row = (v * a.nvr_magic) >> 20, c = v - row * a.nvr, l = la + c * 8;
-            const bool in = v < nitems && l >= 0 && l < a.L_in && !(a.dbg & 4);
+            const bool in = v < nitems && l >= 0 && l < a.L_in;
             const unsigned short *p = xn + (int64_t)(2 * row) * a.L_in + l;
             xa[i] = in && 2 * row < a.cin ? __ldg((const uint4 *)p) : make_uint4(0, 0, 0, 0);
             xb[i] = in && 2 * row + 1 < a.cin ? __ldg((const uint4 *)(p + a.L_in)) : make_uint4(0, 0, 0, 0);
@@ -244,7 +242,7 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
         for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
             for (int e = 0; e < 4; ++e) acc[nt][e] = 0.f;
-        if (!(a.dbg & 2)) {
+        {
             constexpr int KS = ksteps_max<MODE>();
             const uint32_t *xb0 = xs + tq * a.XP + xoff + wn * (BT / 2) + g;
             int k = 0, cbi = 0;
@@ -303,7 +301,6 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
          * is a multiple of VE), the few before it and after the last whole vector one by one. */
         const int span_lo = a.s * t0;
         const int span = min(a.s * BT, a.L_out - span_lo);
-        if (!(a.dbg & 1))
 #pragma unroll 2
         for (int co = warp; co < a.cout; co += NTH / 32) {
             const int pad = pad_of(sig, co), head = min(span, (VE - pad) % VE);
@@ -370,9 +367,7 @@ convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
         per_sm_smem = smem;
     }
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    int bps = per_sm;
-    if (getenv("CONVT1D_FUSED_BPS")) bps = atoi(getenv("CONVT1D_FUSED_BPS")); /* TEMPORARY experiment */
-    const int grid = a.tiles < bps * sms ? a.tiles : bps * sms;
+    const int grid = a.tiles < per_sm * sms ? a.tiles : per_sm * sms;
     kern<<<grid, NTH, smem, stream>>>(a);
     return convt1d_cuda_check("forward (fused one phase): launch");
 }
@@ -424,11 +419,14 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.lmod = (int)(pr.out_length % xv);
     a.clmod = (int)((P.out_channels * pr.out_length) % xv);
     {
-        const char *eb = getenv("CONVT1D_FUSED_BULK"); /* 0: vector stores on sm_90 too (A/B) */
-        a.bulk = convt1d_sm_major() >= 9 && !(eb && eb[0] == '0');
+        /* Bulk copies pay where fewer warps are left to store (strict fp32: one block per SM) and in 16-bit;
+         * TF32 loses (run 105, KernelBench 79, ms, bulk / vector stores: TF32 0.521 / 0.472, strict 0.838 /
+         * 0.856, bf16 0.332 / 0.337). CONVT1D_FUSED_BULK=0/1 forces either (A/B). */
+        const char *eb = getenv("CONVT1D_FUSED_BULK");
+        const bool want = eb && eb[0] ? eb[0] != '0' : !(pr.dtype == CONVT1D_F32 && pr.math != CONVT1D_MATH_STRICT_FP32);
+        a.bulk = convt1d_sm_major() >= 9 && want;
     }
     a.tiles_per_n = (int)tiles_per_n, a.tiles = (int)(P.batch * tiles_per_n);
-    a.dbg = getenv("CONVT1D_FUSED_DBG") ? atoi(getenv("CONVT1D_FUSED_DBG")) : 0;
     const int rows = a.cb * 8;
     if (half && rows * a.nvr > NTH * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
     const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;

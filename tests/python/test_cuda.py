@@ -386,6 +386,7 @@ def fused_expected(c, half, forced):
     s, d = c["stride"], c["dilation"]
     if c["groups"] != 1 or c["Cout"] > 64 or (s > 1 and d % s) or (s == 1 and not forced):
         return False
+    from helpers import out_len
     if not forced and c["N"] * c["Cout"] * out_len(c) < 1 << 22:  # small outputs: latency-bound, not taken
         return False
     m = d if s == 1 else d // s
