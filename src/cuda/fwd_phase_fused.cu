@@ -53,9 +53,6 @@ struct FusedArgs {
     int tiles_per_n, tiles;
 };
 
-/* fp32 data: TF32 rounding as an integer add (cvt.rna.tf32 is a multi-instruction sequence on sm_90). */
-__device__ __forceinline__ uint32_t tf32_rn(uint32_t v) { return (v + 0x1000u) & 0xffffe000u; }
-
 template <int MODE> struct Out {
     using T = typename std::conditional<(MODE >= F16), unsigned short, float>::type;
     static constexpr int VE = 16 / (int)sizeof(T); /* elements per 16-byte vector */

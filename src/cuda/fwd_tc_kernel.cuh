@@ -148,6 +148,10 @@ __device__ __forceinline__ void cp_async16z(uint32_t dst, const void *src, bool 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
 
+/* TF32 rounding of fp32 bits as an integer add (round half away from zero, like cvt.rna; cvt.rna.tf32 is a
+ * multi-instruction sequence on sm_90). */
+__device__ __forceinline__ uint32_t tf32_rn(uint32_t v) { return (v + 0x1000u) & 0xffffe000u; }
+
 __device__ __forceinline__ uint32_t to_tf32(uint32_t v) {
     uint32_t r;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(__uint_as_float(v)));

@@ -33,6 +33,12 @@ convt1d_status convt1d_fwd_one_phase(const convt1d_problem &pr, const void *x, c
 convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                        void *y, cudaStream_t stream);
 
+/* grad_input of narrow layers (C_in <= 32, C_out <= 64 / 128 in 16-bit, groups 1) whose taps read one phase of
+ * grad_y, stride 1 included: one launch reading grad_y once (bwd_input_phase_fused.cu). NOT_SUPPORTED, without
+ * an error, where it does not apply or is not the measured choice. */
+convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                             cudaStream_t stream);
+
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();
 /* Multiprocessor count of the current device, cached for the process (0 if it cannot be read). */

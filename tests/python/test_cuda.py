@@ -419,3 +419,63 @@ def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
     assert any("fwd_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(y).all()
     assert rel_err(y, ref(x, w, b, c)) <= tol
+
+
+# grad_input of the same narrow one-phase layers (bwd_input_phase_fused.cu): on by default for stride >= 2
+# with 4M+ grad_input elements, forced (CONVT1D_BWD_INPUT_FUSED=1) in every mode; grad_x poisoned first;
+# against float64 autograd of PyTorch's conv_transpose1d.
+BWD_INPUT_FUSED = [
+    dict(N=2, Cin=32, Cout=64, K=3, L=4096, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=40, Cin=32, Cout=64, K=3, L=4000, stride=2, padding=1, output_padding=1, groups=1, dilation=2, bias=False),
+    dict(N=3, Cin=20, Cout=40, K=3, L=1001, stride=2, padding=0, output_padding=0, groups=1, dilation=4, bias=False),
+    dict(N=3, Cin=12, Cout=3, K=3, L=777, stride=3, padding=2, output_padding=1, groups=1, dilation=3, bias=False),
+    dict(N=2, Cin=16, Cout=24, K=3, L=999, stride=4, padding=5, output_padding=2, groups=1, dilation=8, bias=False),
+    dict(N=3, Cin=8, Cout=8, K=2, L=1, stride=2, padding=0, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=24, Cout=17, K=3, L=300, stride=2, padding=5, output_padding=1, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=32, Cout=100, K=2, L=500, stride=2, padding=0, output_padding=1, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=32, Cout=64, K=5, L=3000, stride=1, padding=0, output_padding=0, groups=1, dilation=3, bias=False),
+    dict(N=2, Cin=16, Cout=16, K=3, L=513, stride=1, padding=1, output_padding=0, groups=1, dilation=1, bias=False),
+    dict(N=2, Cin=48, Cout=32, K=3, L=200, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=64, Cout=64, K=3, L=999, stride=4, padding=5, output_padding=2, groups=2, dilation=8, bias=False),
+]
+
+
+def bwd_input_fused_expected(c, half, forced):
+    """The test's own statement of the rules: groups 1, C_in <= 32, C_out <= 64 (fp32) / 128 (16-bit), taps on
+    one phase (stride 1, or dilation a multiple of the stride), tap spread (K-1)*m <= 32; stride 1 and
+    grad_input under 4M elements only when forced."""
+    s, d = c["stride"], c["dilation"]
+    if c["groups"] != 1 or c["Cin"] > 32 or c["Cout"] > (128 if half else 64) or (s > 1 and d % s):
+        return False
+    if not forced and (s == 1 or c["N"] * c["Cin"] * c["L"] < 1 << 22):
+        return False
+    m = d if s == 1 else d // s
+    return (c["K"] - 1) * m <= 32
+
+
+@pytest.mark.parametrize("pick", ["forced", "shipped"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(BWD_INPUT_FUSED)))
+def test_cuda_bwd_input_fused(ci, mode, tol, pick, monkeypatch):
+    from helpers import out_len
+    c = BWD_INPUT_FUSED[ci]
+    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "1")
+    dtype = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[mode]
+    x, w, _ = make_inputs(c, device="cuda")
+    gy = torch.randn(c["N"], c["Cout"], out_len(c), device="cuda", dtype=torch.float64)
+    xr = x.clone().requires_grad_(True)
+    F.conv_transpose1d(xr, w, None, **kwargs(c)).backward(gy)
+    torch.full((c["N"] * c["Cin"] * c["L"] + 64,), float("nan"), device="cuda", dtype=dtype)
+    from torch.profiler import ProfilerActivity, profile
+    args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        gx = torch.ops.convt1d.conv_transpose1d_backward(gy.to(dtype), x.to(dtype), w.to(dtype), *args,
+                                                         [True, False, False])[0]
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    expected = bwd_input_fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
+    assert any("bwd_input_phase_fused_kernel" in n for n in names) == expected, names
+    assert torch.isfinite(gx).all()
+    assert rel_err(gx, xr.grad) <= tol
