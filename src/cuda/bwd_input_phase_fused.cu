@@ -47,8 +47,8 @@ __global__ void __launch_bounds__(NTH, 2) bwd_input_phase_fused_kernel(const BiA
     constexpr bool SPLIT = MODE == F32X3;
     extern __shared__ __align__(16) uint32_t smem[];
     uint4 *af = (uint4 *)smem;                     /* [nks][2 warp rows][32 lanes] A fragments */
-    uint4 *al = af + (SPLIT ? a.nks * 64 : 0);     /* strict fp32: their small parts */
-    uint32_t *xs = (uint32_t *)(al + (SPLIT ? a.nks * 64 : 0)); /* window [cb*8][XP] */
+    uint4 *al = af + a.nks * 64;                   /* strict fp32: their small parts */
+    uint32_t *xs = (uint32_t *)(af + a.nks * 64 * (SPLIT ? 2 : 1)); /* window [cb*8][XP] */
     const int rows = a.cb * 8;
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
