@@ -4,7 +4,7 @@
  * a stride-1 correlation of phase r of grad_y. It is bandwidth-bound (KernelBench 79: grad_y 1.07 GB read,
  * grad_x 0.27 GB written, 26 GFLOP), so one persistent launch reads each grad_y element once:
  *
- *  - a block owns all C_in <= 32 rows of grad_x for 128 consecutive positions of one sample;
+ *  - a block owns all C_in <= 32 rows (C_out <= 64) of grad_x for 128 consecutive positions of one sample;
  *  - its window (phase r of every grad_y channel over 128 + (K-1)*m positions: strided reads, whole sectors
  *    fetched either way) is loaded into registers one tile ahead and stored to shared memory as 32-bit words
  *    (fp32 values, or channel pairs in 16-bit) laid out as fwd_tc_kernel.cuh's fragments want them;
@@ -29,7 +29,9 @@ constexpr int NTH = 256;            /* 8 warps: 2 along the channels (16 each) x
 constexpr int NT = 4;               /* n8 tiles per warp */
 constexpr int HALO = 32;            /* widest tap spread (K-1)*m */
 constexpr int WC = (BT + HALO) / 32; /* window columns per lane */
-constexpr int RI = 8;               /* window word rows per warp: 64 rows (C_out <= 64 fp32, <= 128 16-bit) */
+/* Window word rows per warp (8 warps): C_out <= 64 in either case (16-bit words hold two channels; more
+ * would spill the staging registers on sm_80). */
+template <int MODE> constexpr int rows_per_warp() { return MODE >= F16 ? 4 : 8; }
 
 struct BiArgs {
     const void *gy, *w;
@@ -86,6 +88,7 @@ __global__ void __launch_bounds__(NTH, 2) bwd_input_phase_fused_kernel(const BiA
 
     /* Window of a tile: word row `row` (warp + 8i), column u (lane + 32j) holds gy_r[t0 + u] of grad_y
      * channel row (fp32) or channels 2row, 2row+1 (16-bit, low half first); zero outside gy_r and C_out. */
+    constexpr int RI = rows_per_warp<MODE>();
     uint32_t wv[RI][WC], wh[HALF ? RI : 1][HALF ? WC : 1];
     auto load = [&](int tile) {
         const int n = tile / a.tiles_per_n, t0 = (tile - n * a.tiles_per_n) * BT + a.c;
@@ -191,32 +194,9 @@ __global__ void __launch_bounds__(NTH, 2) bwd_input_phase_fused_kernel(const BiA
     }
 }
 
-template <int MODE>
-convt1d_status launch(const BiArgs &a, size_t smem, cudaStream_t stream) {
-    auto kern = bwd_input_phase_fused_kernel<MODE>;
-    static size_t smem_set = 0; /* the largest dynamic shared memory allowed so far */
-    static int per_sm = 0;
-    static size_t per_sm_smem = 0;
-    if (smem > smem_set) {
-        if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return CONVT1D_ERROR_NOT_SUPPORTED;
-        }
-        smem_set = smem;
-    }
-    if (per_sm_smem != smem) {
-        int b = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kern, NTH, smem) != cudaSuccess || b < 1) {
-            (void)cudaGetLastError();
-            return CONVT1D_ERROR_NOT_SUPPORTED;
-        }
-        per_sm = b;
-        per_sm_smem = smem;
-    }
-    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    const int grid = a.tiles < per_sm * sms ? a.tiles : per_sm * sms;
-    kern<<<grid, NTH, smem, stream>>>(a);
-    return convt1d_cuda_check("grad_input (fused one phase): launch");
+template <int MODE> convt1d_status launch(const BiArgs &a, size_t smem, cudaStream_t stream) {
+    static convt1d_persistent_cache cache;
+    return convt1d_launch_persistent(bwd_input_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "grad_input (fused one phase): launch");
 }
 
 } // namespace
@@ -230,7 +210,7 @@ convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const vo
     if (env == 0 || pr.dtype == CONVT1D_F64 || P.groups != 1 || P.in_channels > BM || convt1d_sm_major() < 8)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     const bool half = pr.dtype != CONVT1D_F32;
-    if (P.out_channels > (half ? 16 : 8) * RI) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.out_channels > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
     BiArgs a;
     if (P.stride == 1) {
         a.s = 1, a.r = 0, a.c = (int)-P.padding, a.m = (int)P.dilation, a.Q = (int)pr.out_length;
@@ -258,12 +238,6 @@ convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const vo
     a.tiles_per_n = (int)tiles_per_n, a.tiles = (int)(P.batch * tiles_per_n);
     const bool split = pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_STRICT_FP32;
     const size_t smem = (size_t)a.nks * 64 * 16 * (split ? 2 : 1) + (size_t)a.cb * 8 * a.XP * 4;
-    int dev = 0, optin = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return CONVT1D_ERROR_NOT_SUPPORTED;
-    }
-    if (smem > (size_t)optin) return CONVT1D_ERROR_NOT_SUPPORTED;
     switch (pr.dtype) {
     case CONVT1D_F16: return launch<F16>(a, smem, stream);
     case CONVT1D_BF16: return launch<BF16>(a, smem, stream);

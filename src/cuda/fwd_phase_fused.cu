@@ -327,46 +327,9 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
 #endif
 }
 
-/* Most dynamic shared memory a block may ask for on the current device, cached for the process. */
-int smem_optin() {
-    static int bytes = -1;
-    if (bytes < 0) {
-        int dev = 0, v = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return 0;
-        }
-        bytes = v;
-    }
-    return bytes;
-}
-
-template <int MODE>
-convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
-    auto kern = fwd_phase_fused_kernel<MODE>;
-    static size_t smem_set = 0; /* the largest dynamic shared memory allowed so far */
-    static int per_sm = 0;
-    static size_t per_sm_smem = 0;
-    if (smem > smem_set) {
-        if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return CONVT1D_ERROR_NOT_SUPPORTED;
-        }
-        smem_set = smem;
-    }
-    if (per_sm_smem != smem) {
-        int b = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kern, NTH, smem) != cudaSuccess || b < 1) {
-            (void)cudaGetLastError();
-            return CONVT1D_ERROR_NOT_SUPPORTED;
-        }
-        per_sm = b;
-        per_sm_smem = smem;
-    }
-    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    const int grid = a.tiles < per_sm * sms ? a.tiles : per_sm * sms;
-    kern<<<grid, NTH, smem, stream>>>(a);
-    return convt1d_cuda_check("forward (fused one phase): launch");
+template <int MODE> convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
+    static convt1d_persistent_cache cache;
+    return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "forward (fused one phase): launch");
 }
 
 } // namespace
@@ -427,7 +390,6 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     const int rows = a.cb * 8;
     if (half && rows * a.nvr > NTH * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
     const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;
-    if (smem > (size_t)smem_optin()) return CONVT1D_ERROR_NOT_SUPPORTED;
     switch (pr.dtype) {
     case CONVT1D_F16: return launch<F16>(a, smem, stream);
     case CONVT1D_BF16: return launch<BF16>(a, smem, stream);

@@ -33,7 +33,7 @@ convt1d_status convt1d_fwd_one_phase(const convt1d_problem &pr, const void *x, c
 convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                        void *y, cudaStream_t stream);
 
-/* grad_input of narrow layers (C_in <= 32, C_out <= 64 / 128 in 16-bit, groups 1) whose taps read one phase of
+/* grad_input of narrow layers (C_in <= 32, C_out <= 64, groups 1) whose taps read one phase of
  * grad_y, stride 1 included: one launch reading grad_y once (bwd_input_phase_fused.cu). NOT_SUPPORTED, without
  * an error, where it does not apply or is not the measured choice. */
 convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
@@ -148,3 +148,35 @@ void convt1d_bwd_input_planes_set_budget(size_t bytes);
 /* Dev/benchmark switch (not thread-safe; default on): 0 makes the f32 tensor-core backward kernels use
  * single-buffered register staging instead of double-buffered cp.async, for A/B timing in dev/cuda/bwd. */
 void convt1d_bwd_tc_set_pipeline(int enable);
+
+/* Persistent launch of a kernel whose blocks loop over `tiles` tiles (fwd_phase_fused.cu,
+ * bwd_input_phase_fused.cu): as many blocks as fit on the device at once, at most `tiles`. Raising the
+ * kernel's dynamic shared memory limit and its blocks per SM are cached in `cache`, one per kernel
+ * instantiation (a static of the caller). NOT_SUPPORTED, without an error, where `smem` does not fit. */
+struct convt1d_persistent_cache {
+    size_t smem_set = 0, per_sm_smem = 0;
+    int per_sm = 0;
+};
+template <typename Args>
+convt1d_status convt1d_launch_persistent(void (*kern)(Args), convt1d_persistent_cache &c, const Args &a, int tiles,
+                                         int threads, size_t smem, cudaStream_t stream, const char *what) {
+    if (smem > c.smem_set) {
+        if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return CONVT1D_ERROR_NOT_SUPPORTED;
+        }
+        c.smem_set = smem;
+    }
+    if (c.per_sm_smem != smem) {
+        int b = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kern, threads, smem) != cudaSuccess || b < 1) {
+            (void)cudaGetLastError();
+            return CONVT1D_ERROR_NOT_SUPPORTED;
+        }
+        c.per_sm = b;
+        c.per_sm_smem = smem;
+    }
+    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
+    kern<<<tiles < c.per_sm * sms ? tiles : c.per_sm * sms, threads, smem, stream>>>(a);
+    return convt1d_cuda_check(what);
+}
