@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(NTH, 2) bwd_input_phase_fused_kernel(const BiA
 }
 
 template <int MODE> convt1d_status launch(const BiArgs &a, size_t smem, cudaStream_t stream) {
-    static convt1d_persistent_cache cache;
+    static thread_local convt1d_persistent_cache cache;
     return convt1d_launch_persistent(bwd_input_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "grad_input (fused one phase): launch");
 }
 

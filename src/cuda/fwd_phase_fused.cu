@@ -328,7 +328,7 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
 }
 
 template <int MODE> convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
-    static convt1d_persistent_cache cache;
+    static thread_local convt1d_persistent_cache cache;
     return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "forward (fused one phase): launch");
 }
 

@@ -150,33 +150,40 @@ void convt1d_bwd_input_planes_set_budget(size_t bytes);
 void convt1d_bwd_tc_set_pipeline(int enable);
 
 /* Persistent launch of a kernel whose blocks loop over `tiles` tiles (fwd_phase_fused.cu,
- * bwd_input_phase_fused.cu): as many blocks as fit on the device at once, at most `tiles`. Raising the
- * kernel's dynamic shared memory limit and its blocks per SM are cached in `cache`, one per kernel
- * instantiation (a static of the caller). NOT_SUPPORTED, without an error, where `smem` does not fit. */
+ * bwd_input_phase_fused.cu): as many blocks as fit on the device at once, at most `tiles`. The kernel's dynamic
+ * shared-memory limit (per function and per device) and its blocks per SM are cached per device in `cache`,
+ * one per kernel instantiation (a thread_local static of the caller: a driver call per launch costs
+ * microseconds that latency-bound calls notice). NOT_SUPPORTED, without an error, where `smem` does not fit. */
 struct convt1d_persistent_cache {
-    size_t smem_set = 0, per_sm_smem = 0;
-    int per_sm = 0;
+    static constexpr int DEVICES = 64;
+    size_t smem_set[DEVICES] = {}, per_sm_smem[DEVICES] = {};
+    int per_sm[DEVICES] = {};
 };
 template <typename Args>
 convt1d_status convt1d_launch_persistent(void (*kern)(Args), convt1d_persistent_cache &c, const Args &a, int tiles,
                                          int threads, size_t smem, cudaStream_t stream, const char *what) {
-    if (smem > c.smem_set) {
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev >= convt1d_persistent_cache::DEVICES) {
+        (void)cudaGetLastError();
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    if (smem > c.smem_set[dev]) {
         if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return CONVT1D_ERROR_NOT_SUPPORTED;
         }
-        c.smem_set = smem;
+        c.smem_set[dev] = smem;
     }
-    if (c.per_sm_smem != smem) {
+    if (c.per_sm_smem[dev] != smem) {
         int b = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kern, threads, smem) != cudaSuccess || b < 1) {
             (void)cudaGetLastError();
             return CONVT1D_ERROR_NOT_SUPPORTED;
         }
-        c.per_sm = b;
-        c.per_sm_smem = smem;
+        c.per_sm[dev] = b;
+        c.per_sm_smem[dev] = smem;
     }
-    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    kern<<<tiles < c.per_sm * sms ? tiles : c.per_sm * sms, threads, smem, stream>>>(a);
+    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132, most = c.per_sm[dev] * sms;
+    kern<<<tiles < most ? tiles : most, threads, smem, stream>>>(a);
     return convt1d_cuda_check(what);
 }
