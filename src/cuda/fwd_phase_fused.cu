@@ -22,6 +22,7 @@
 
 #include "fwd_tc_kernel.cuh"
 #include "kernels.cuh"
+#include "persistent_launch.cuh"
 
 namespace {
 
