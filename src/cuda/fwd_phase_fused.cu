@@ -6,13 +6,17 @@
  *
  *  - a block owns all C_out <= 64 output channels of BT = 128 consecutive phase positions t of one sample,
  *    i.e. the s*BT contiguous elements [s*t0, s*t0 + s*BT) of each y row (the other phases included);
- *  - the x window (all input channels, BT + (K-1)*m columns) is staged in shared memory one tile ahead
- *    (fp32: 4-byte cp.async, double buffered; 16-bit: through registers, to pair channels), in 32-bit words
- *    as fwd_tc_kernel.cuh lays them out, so each tap is a shifted view of the window;
- *  - the weights (C_in * K <= 96 per 8-row k-step budget) are loaded once per block into the warps' mma.sync
+ *  - the x window (all input channels, BT + (K-1)*m columns, from the 16-byte boundary below its first
+ *    column) is staged in shared memory one tile ahead in 16-byte pieces (fp32: cp.async, double buffered,
+ *    then tf32-rounded in place; 16-bit: through registers, to pair channels), in 32-bit words as
+ *    fwd_tc_kernel.cuh lays them out, so each tap is a shifted view of the window;
+ *  - the weights (C_in * K <= 96 in fp32, 128 in 16-bit) are loaded once per block into the warps' mma.sync
  *    A fragments, registers, for the whole persistent loop;
- *  - the tile's results go to shared memory and the block writes its y rows interleaved with the bias as
- *    16-byte vectors (rows are rarely 16-byte aligned: L_out is odd on KernelBench 79).
+ *  - results + bias go into an output tile whose other elements hold the bias (filled once, again only when
+ *    the rows' alignment changes), each row kept at its y row's offset from a 16-byte boundary (rows are
+ *    rarely aligned: L_out is odd on KernelBench 79); the rows leave it as 16-byte vectors, or on sm_90 as
+ *    one bulk copy each (16-bit and strict fp32: measured, run 105).
+ * Measurements and the versions before this one: docs/design.md, Session 12.
  * The one-phase path it replaces (fwd_one_phase.cu) wrote phase r to scratch and scattered it in a second pass;
  * the general kernels multiply the empty phases' zero taps or store fragments s elements apart. */
 #include <limits.h>
