@@ -64,25 +64,9 @@ __global__ void __launch_bounds__(NTH, 2) bwd_input_phase_fused_kernel(const BiA
         const int k = ks / a.cb, cbi = ks - k * a.cb, fg = fl >> 2, ft = fl & 3;
         uint32_t v[4], lo[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            const int ci = fm * 16 + fg + (e & 1) * 8, wr = cbi * 8 + ft + (e >> 1) * 4;
-            uint32_t u = 0;
-            if (ci < a.cin) {
-#pragma unroll
-                for (int h = 0; h < (HALF ? 2 : 1); ++h) {
-                    const int co = HALF ? 2 * wr + h : wr;
-                    if (co < a.cout) u |= raw_bits<MODE>(a.w, ((int64_t)ci * a.cout + co) * a.K + k) << (16 * h);
-                }
-            }
-            lo[e] = 0;
-            if (MODE == TF32) u = to_tf32(u);
-            if (SPLIT) { /* u = big + small, both tf32 */
-                const uint32_t big = to_tf32(u);
-                lo[e] = to_tf32(__float_as_uint(__uint_as_float(u) - __uint_as_float(big)));
-                u = big;
-            }
-            v[e] = u;
-        }
+        for (int e = 0; e < 4; ++e)
+            v[e] = fused_weight_word<MODE, false>(a.w, fm * 16 + fg + (e & 1) * 8, cbi * 8 + ft + (e >> 1) * 4, k, a.cin,
+                                                  a.cout, a.K, lo[e]);
         af[i] = make_uint4(v[0], v[1], v[2], v[3]);
         if (SPLIT) al[i] = make_uint4(lo[0], lo[1], lo[2], lo[3]);
     }

@@ -95,22 +95,10 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
             if (ks < a.nks) {
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
-                    const int co = wm * 16 + g + (e & 1) * 8, wr = cbi * 8 + tq + (e >> 1) * 4;
-                    uint32_t v = 0;
-                    if (co < a.cout) {
-#pragma unroll
-                        for (int h = 0; h < (HALF ? 2 : 1); ++h) {
-                            const int ci = HALF ? 2 * wr + h : wr;
-                            if (ci < a.cin) v |= raw_bits<MODE>(a.w, ((int64_t)ci * a.cout + co) * a.K + k) << (16 * h);
-                        }
-                    }
-                    if (MODE == TF32) v = to_tf32(v);
-                    if (MODE == F32X3) { /* v = big + small, both tf32 */
-                        const uint32_t big = to_tf32(v);
-                        al[MODE == F32X3 ? ks : 0][e] = to_tf32(__float_as_uint(__uint_as_float(v) - __uint_as_float(big)));
-                        v = big;
-                    }
-                    af[ks][e] = v;
+                    uint32_t small;
+                    af[ks][e] = fused_weight_word<MODE, true>(a.w, wm * 16 + g + (e & 1) * 8, cbi * 8 + tq + (e >> 1) * 4, k,
+                                                              a.cin, a.cout, a.K, small);
+                    if (MODE == F32X3) al[MODE == F32X3 ? ks : 0][e] = small;
                 }
                 if (++cbi == a.cb) {
                     cbi = 0;

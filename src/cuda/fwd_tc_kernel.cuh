@@ -158,6 +158,34 @@ __device__ __forceinline__ uint32_t to_tf32(uint32_t v) {
     return r;
 }
 
+/* One A-fragment word of the fused one-phase kernels (fwd_phase_fused.cu, bwd_input_phase_fused.cu; groups 1,
+ * w = [C_in][C_out][K]): the weight(s) of tap k at GEMM row `row` and word row `wr`, the rows being output
+ * channels and the reduction input channels (forward: ROWS_CO) or the other way round (grad_input). 16-bit
+ * words pair two reduction channels; zero outside the tensor. TF32: rounded; F32X3: the big part, the small
+ * one (tf32 too) in `small`. */
+template <int MODE, bool ROWS_CO>
+__device__ __forceinline__ uint32_t fused_weight_word(const void *w, int row, int wr, int k, int cin, int cout, int K,
+                                                      uint32_t &small) {
+    constexpr bool HALF = MODE >= F16;
+    uint32_t v = 0;
+    small = 0;
+    if (row < (ROWS_CO ? cout : cin)) {
+#pragma unroll
+        for (int h = 0; h < (HALF ? 2 : 1); ++h) {
+            const int red = HALF ? 2 * wr + h : wr; /* reduction channel */
+            const int ci = ROWS_CO ? red : row, co = ROWS_CO ? row : red;
+            if (red < (ROWS_CO ? cin : cout)) v |= raw_bits<MODE>(w, ((int64_t)ci * cout + co) * K + k) << (16 * h);
+        }
+    }
+    if (MODE == TF32) v = to_tf32(v);
+    if (MODE == F32X3) { /* v = big + small, both tf32 */
+        const uint32_t big = to_tf32(v);
+        small = to_tf32(__float_as_uint(__uint_as_float(v) - __uint_as_float(big)));
+        v = big;
+    }
+    return v;
+}
+
 __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
                  "{%8,%9}, {%0,%1,%2,%3};"
