@@ -108,3 +108,12 @@ def suite(tag: str | None = None) -> list[dict]:
 
 def edge_cases() -> list[dict]:
     return list(PROBLEMS["edge_cases"])
+
+
+def kernels_run(fn):
+    """Names of the CUDA kernels fn() launches (torch.profiler sees the library's launches too)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]

@@ -4,8 +4,8 @@ import torch
 import torch.nn.functional as F
 
 import convt1d
-from helpers import (cuda_ready, edge_cases, kwargs, make_inputs, random_configs, ref, rel_err, shrink,
-                     suite)
+from helpers import (cuda_ready, edge_cases, kernels_run, kwargs, make_inputs, out_len, random_configs, ref,
+                     rel_err, shrink, suite)
 
 pytestmark = [pytest.mark.cuda,
               pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU and a CUDA build of libconvt1d")]
@@ -307,6 +307,9 @@ def test_cuda_tf32_flag_read_at_every_call():
     assert strict <= 1e-5 and loose <= 5e-3
 
 
+MODE_DTYPE = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+
+
 # Layers whose taps all land on one phase of y (dilation a multiple of stride): the stride-1 forward of
 # that phase plus one pass writing y (phase_scatter_kernel; the other phases hold the bias). As shipped
 # in strict fp32 and 16-bit for outputs of 4M elements or more, forced (CONVT1D_FWD_PHASE=1) in every
@@ -332,15 +335,13 @@ def test_cuda_forward_one_phase(ci, mode, tol, pick, monkeypatch):
     if pick == "forced":
         monkeypatch.setenv("CONVT1D_FWD_PHASE", "1")
     monkeypatch.setenv("CONVT1D_FWD_FUSED", "0")  # the fused kernel (tested below) would take most of these
-    dtype = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[mode]
+    dtype = MODE_DTYPE[mode]
     x, w, b = make_inputs(c, device="cuda")
     xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
     torch.full((c["N"] * c["Cout"] * 4 * c["L"] * c["stride"],), float("nan"), device="cuda", dtype=dtype)
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        y = convt1d.conv_transpose1d(xd, wd, bd, **kw(c))
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", convt1d.conv_transpose1d(xd, wd, bd, **kw(c))))
+    y = out["y"]
     s, p, d = c["stride"], c["padding"], c["dilation"]
     lout = y.shape[-1]
     cc = 0 if p == 0 else -((p + s - 1) // s)
@@ -386,7 +387,6 @@ def fused_expected(c, half, forced):
     s, d = c["stride"], c["dilation"]
     if c["groups"] != 1 or c["Cout"] > 64 or (s > 1 and d % s) or (s == 1 and not forced):
         return False
-    from helpers import out_len
     if not forced and c["N"] * c["Cout"] * out_len(c) < 1 << 22:  # small outputs: latency-bound, not taken
         return False
     m = d if s == 1 else d // s
@@ -401,20 +401,17 @@ def fused_expected(c, half, forced):
 @pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
 @pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
 def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
-    from helpers import kwargs as kw
     c = FWD_FUSED[ci]
     torch.backends.cudnn.allow_tf32 = mode != "strict"
     if pick == "forced":
         monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
-    dtype = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[mode]
+    dtype = MODE_DTYPE[mode]
     x, w, b = make_inputs(c, device="cuda")
     xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
     torch.full((c["N"] * c["Cout"] * (c["L"] * c["stride"] + 64),), float("nan"), device="cuda", dtype=dtype)
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        y = convt1d.conv_transpose1d(xd, wd, bd, **kw(c))
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", convt1d.conv_transpose1d(xd, wd, bd, **kwargs(c))))
+    y = out["y"]
     expected = fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
     assert any("fwd_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(y).all()
@@ -457,24 +454,21 @@ def bwd_input_fused_expected(c, half, forced):
 @pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
 @pytest.mark.parametrize("ci", range(len(BWD_INPUT_FUSED)))
 def test_cuda_bwd_input_fused(ci, mode, tol, pick, monkeypatch):
-    from helpers import out_len
     c = BWD_INPUT_FUSED[ci]
     torch.backends.cudnn.allow_tf32 = mode != "strict"
     if pick == "forced":
         monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "1")
-    dtype = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[mode]
+    dtype = MODE_DTYPE[mode]
     x, w, _ = make_inputs(c, device="cuda")
     gy = torch.randn(c["N"], c["Cout"], out_len(c), device="cuda", dtype=torch.float64)
     xr = x.clone().requires_grad_(True)
     F.conv_transpose1d(xr, w, None, **kwargs(c)).backward(gy)
     torch.full((c["N"] * c["Cin"] * c["L"] + 64,), float("nan"), device="cuda", dtype=dtype)
-    from torch.profiler import ProfilerActivity, profile
     args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        gx = torch.ops.convt1d.conv_transpose1d_backward(gy.to(dtype), x.to(dtype), w.to(dtype), *args,
-                                                         [True, False, False])[0]
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gx", torch.ops.convt1d.conv_transpose1d_backward(
+        gy.to(dtype), x.to(dtype), w.to(dtype), *args, [True, False, False])[0]))
+    gx = out["gx"]
     expected = bwd_input_fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
     assert any("bwd_input_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(gx).all()

@@ -19,7 +19,7 @@ import pytest
 import torch
 
 import convt1d
-from helpers import cuda_ready, kwargs, make_inputs, out_len, ref, rel_err
+from helpers import cuda_ready, kernels_run, kwargs, make_inputs, out_len, ref, rel_err
 
 pytestmark = [pytest.mark.cuda,
               pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU and a CUDA build of libconvt1d")]
@@ -145,15 +145,6 @@ def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, pick, monkeypatch):
     y64 = ref(x64, w, b, c)
     (gx64,) = torch.autograd.grad(y64, x64, gy.double())
     assert torch.isfinite(gx).all() and rel_err(gx, gx64) <= tol
-
-
-def kernels_run(fn):
-    """Names of the CUDA kernels fn() launches (torch.profiler sees the library's launches too)."""
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        fn()
-        torch.cuda.synchronize()
-    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
