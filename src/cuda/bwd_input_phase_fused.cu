@@ -134,23 +134,7 @@ __global__ void __launch_bounds__(NTH, 2) bwd_input_phase_fused_kernel(const BiA
 #pragma unroll
             for (int nt = 0; nt < NT; ++nt) {
                 uint32_t b[2] = {p[nt * 8], p[4 * a.XP + nt * 8]};
-                if (MODE == TF32) {
-                    b[0] = tf32_rn(b[0]), b[1] = tf32_rn(b[1]);
-                    mma_tf32(acc[nt], A, b);
-                } else if (SPLIT) {
-                    uint32_t bs[2];
-#pragma unroll
-                    for (int e = 0; e < 2; ++e) {
-                        const uint32_t big = tf32_rn(b[e]);
-                        bs[e] = __float_as_uint(__uint_as_float(b[e]) - __uint_as_float(big));
-                        b[e] = big;
-                    }
-                    mma_tf32(acc[nt], Al, b);
-                    mma_tf32(acc[nt], A, bs);
-                    mma_tf32(acc[nt], A, b);
-                } else {
-                    mma_16<MODE>(acc[nt], A, b);
-                }
+                fused_mma<MODE, true>(acc[nt], A, Al, b);
             }
             if (++cbi == a.cb) {
                 cbi = 0;

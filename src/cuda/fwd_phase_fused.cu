@@ -243,24 +243,7 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
 #pragma unroll
                     for (int nt = 0; nt < NT; ++nt) {
                         uint32_t b[2] = {p[nt * 8], p[4 * a.XP + nt * 8]};
-                        if (MODE == F32X3) {
-                            /* b = big + small: big tf32-rounded, small exact in fp32 (the tensor cores
-                             * truncate it to tf32: 2^-21 relative); the small*small term is dropped. */
-                            uint32_t bs[2];
-#pragma unroll
-                            for (int e = 0; e < 2; ++e) {
-                                const uint32_t big = tf32_rn(b[e]);
-                                bs[e] = __float_as_uint(__uint_as_float(b[e]) - __uint_as_float(big));
-                                b[e] = big;
-                            }
-                            mma_tf32(acc[nt], al[MODE == F32X3 ? ks : 0], b);
-                            mma_tf32(acc[nt], af[ks], bs);
-                            mma_tf32(acc[nt], af[ks], b);
-                        } else if (MODE == TF32) {
-                            mma_tf32(acc[nt], af[ks], b);
-                        } else {
-                            mma_16<MODE>(acc[nt], af[ks], b);
-                        }
+                        fused_mma<MODE, false>(acc[nt], af[ks], al[MODE == F32X3 ? ks : 0], b);
                     }
                     if (++cbi == a.cb) {
                         cbi = 0;

@@ -207,6 +207,32 @@ __device__ __forceinline__ void mma_16(float (&c)[4], const uint32_t (&a)[4], co
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+/* One k-step of the fused one-phase kernels on one n8 tile. b: raw window words (fp32 bits, or 16-bit channel
+ * pairs); ROUND_B: fp32 words not yet tf32-rounded (the forward rounds its window once in shared memory).
+ * F32X3: b = big + small, big tf32-rounded, small exact in fp32 (the tensor cores truncate it to tf32: 2^-21
+ * relative); three products with the weights' big / small parts, the small*small term dropped. */
+template <int MODE, bool ROUND_B>
+__device__ __forceinline__ void fused_mma(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&a_small)[4],
+                                          uint32_t (&b)[2]) {
+    if (MODE == F32X3) {
+        uint32_t bs[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const uint32_t big = tf32_rn(b[e]);
+            bs[e] = __float_as_uint(__uint_as_float(b[e]) - __uint_as_float(big));
+            b[e] = big;
+        }
+        mma_tf32(c, a_small, b);
+        mma_tf32(c, a, bs);
+        mma_tf32(c, a, b);
+    } else if (MODE == TF32) {
+        if (ROUND_B) b[0] = tf32_rn(b[0]), b[1] = tf32_rn(b[1]);
+        mma_tf32(c, a, b);
+    } else {
+        mma_16<MODE>(c, a, b);
+    }
+}
+
 template <int MODE> __device__ __forceinline__ void store_out(void *y, int64_t idx, float v) {
     if (MODE == F16)
         ((__half *)y)[idx] = __float2half_rn(v);
