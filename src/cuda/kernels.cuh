@@ -90,6 +90,12 @@ inline bool one_phase_problem(const convt1d_problem &pr, convt1d_problem *q, int
     return true;
 }
 
+/* grad_weight of narrow layers (C_in <= 32, C_out <= 64, K <= 4, groups 1) whose taps read one phase of grad_y,
+ * stride 1 included: one launch reading grad_y and x once, then a fixed-order sum of the blocks' partials
+ * (bwd_weight_phase_fused.cu). NOT_SUPPORTED, without an error, where it does not apply or is not the measured
+ * choice. */
+convt1d_status convt1d_bwd_weight_phase_fused(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                              cudaStream_t stream);
 /* The same kernel for layers whose taps all land on one phase of grad_y (dilation a multiple of the stride,
  * KernelBench 79): that phase is gathered into scratch, and the rest is a stride-1 problem (bwd_weight_rs.cu). */
 convt1d_status convt1d_bwd_weight_rs_phase(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,

@@ -14,9 +14,12 @@ struct convt1d_persistent_cache {
     size_t smem_set[DEVICES] = {}, per_sm_smem[DEVICES] = {};
     int per_sm[DEVICES] = {};
 };
+/* The grid of a persistent launch: as many blocks as fit on the device at once, at most `tiles`. Also for callers
+ * that size per-block scratch before launching (bwd_weight_phase_fused.cu). NOT_SUPPORTED, without an error, where
+ * `smem` does not fit. */
 template <typename Args>
-convt1d_status convt1d_launch_persistent(void (*kern)(Args), convt1d_persistent_cache &c, const Args &a, int tiles,
-                                         int threads, size_t smem, cudaStream_t stream, const char *what) {
+convt1d_status convt1d_persistent_grid(void (*kern)(Args), convt1d_persistent_cache &c, int tiles, int threads, size_t smem,
+                                       int *grid) {
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || dev >= convt1d_persistent_cache::DEVICES) {
         (void)cudaGetLastError();
@@ -39,6 +42,16 @@ convt1d_status convt1d_launch_persistent(void (*kern)(Args), convt1d_persistent_
         c.per_sm_smem[dev] = smem;
     }
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132, most = c.per_sm[dev] * sms;
-    kern<<<tiles < most ? tiles : most, threads, smem, stream>>>(a);
+    *grid = tiles < most ? tiles : most;
+    return CONVT1D_SUCCESS;
+}
+
+template <typename Args>
+convt1d_status convt1d_launch_persistent(void (*kern)(Args), convt1d_persistent_cache &c, const Args &a, int tiles,
+                                         int threads, size_t smem, cudaStream_t stream, const char *what) {
+    int grid = 0;
+    const convt1d_status st = convt1d_persistent_grid(kern, c, tiles, threads, smem, &grid);
+    if (st != CONVT1D_SUCCESS) return st;
+    kern<<<grid, threads, smem, stream>>>(a);
     return convt1d_cuda_check(what);
 }

@@ -475,11 +475,80 @@ def test_cuda_bwd_input_fused(ci, mode, tol, pick, monkeypatch):
     assert rel_err(gx, xr.grad) <= tol
 
 
+# grad_weight of the same narrow one-phase layers (bwd_weight_phase_fused.cu): on by default for stride >= 2
+# with 4M+ input elements, forced (CONVT1D_BWD_WEIGHT_FUSED=1) in every mode; against float64 autograd on the
+# same (quantized) inputs; bitwise repeatable (a fixed-order reduction of the blocks' partials).
+BWD_WEIGHT_FUSED = [
+    dict(N=2, Cin=32, Cout=64, K=3, L=4096, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=40, Cin=32, Cout=64, K=3, L=4000, stride=2, padding=1, output_padding=1, groups=1, dilation=2, bias=False),
+    dict(N=3, Cin=20, Cout=40, K=3, L=1000, stride=2, padding=0, output_padding=0, groups=1, dilation=4, bias=False),
+    dict(N=3, Cin=12, Cout=3, K=3, L=776, stride=3, padding=2, output_padding=1, groups=1, dilation=3, bias=False),
+    dict(N=2, Cin=16, Cout=24, K=4, L=1000, stride=4, padding=5, output_padding=2, groups=1, dilation=8, bias=False),
+    dict(N=3, Cin=8, Cout=8, K=2, L=8, stride=2, padding=0, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=24, Cout=17, K=3, L=304, stride=2, padding=5, output_padding=1, groups=1, dilation=2, bias=False),
+    dict(N=1, Cin=32, Cout=64, K=4, L=2048, stride=2, padding=3, output_padding=0, groups=1, dilation=20, bias=False),
+    dict(N=2, Cin=1, Cout=1, K=1, L=64, stride=2, padding=0, output_padding=1, groups=1, dilation=2, bias=True),
+    dict(N=2, Cin=16, Cout=16, K=3, L=512, stride=1, padding=1, output_padding=0, groups=1, dilation=1, bias=False),
+    dict(N=2, Cin=32, Cout=100, K=2, L=504, stride=2, padding=0, output_padding=1, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=32, Cout=64, K=5, L=3000, stride=1, padding=0, output_padding=0, groups=1, dilation=3, bias=False),
+    dict(N=2, Cin=48, Cout=32, K=3, L=200, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=16, Cout=32, K=3, L=1001, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=1, Cin=32, Cout=64, K=3, L=2048, stride=2, padding=3, output_padding=0, groups=1, dilation=34, bias=False),
+]
+
+
+def bwd_weight_fused_expected(c, half, forced):
+    """The test's own statement of the rules: groups 1, C_in <= 32, C_out <= 64, K <= 4, taps on one phase
+    (stride 1, or dilation a multiple of the stride), tap spread (K-1)*m <= 32, x rows of whole 16-byte
+    pieces; stride 1 and inputs under 4M elements only when forced."""
+    s, d = c["stride"], c["dilation"]
+    if c["groups"] != 1 or c["Cin"] > 32 or c["Cout"] > 64 or c["K"] > 4 or (s > 1 and d % s):
+        return False
+    if (c["L"] * (2 if half else 4)) % 16:
+        return False
+    if not forced and (s == 1 or c["N"] * c["Cin"] * c["L"] < 1 << 22):
+        return False
+    m = d if s == 1 else d // s
+    return (c["K"] - 1) * m <= 32
+
+
+@pytest.mark.parametrize("pick", ["forced", "shipped"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(BWD_WEIGHT_FUSED)))
+def test_cuda_bwd_weight_fused(ci, mode, tol, pick, monkeypatch):
+    c = BWD_WEIGHT_FUSED[ci]
+    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_BWD_WEIGHT_FUSED", "1")
+    dtype = MODE_DTYPE[mode]
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, _ = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    gy = torch.randn(c["N"], c["Cout"], out_len(c), generator=gen, dtype=torch.float64).to("cuda", dtype)
+    w64 = w.double().requires_grad_(True)
+    F.conv_transpose1d(x.double(), w64, None, **kwargs(c)).backward(gy.double())
+    args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+
+    def run():
+        torch.full((w.numel() + 64,), float("nan"), device="cuda", dtype=dtype)  # poison grad_w's block
+        return torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args, [False, True, False])[1]
+
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gw", run()))
+    gw = out["gw"]
+    expected = bwd_weight_fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
+    assert any("bwd_weight_phase_fused_kernel" in n for n in names) == expected, names
+    assert torch.isfinite(gw).all()
+    assert rel_err(gw, w64.grad) <= tol
+    assert torch.equal(run(), gw)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_cuda_fused_one_phase_in_cuda_graph(dtype, monkeypatch):
-    # Both fused kernels (forced) captured in one CUDA graph, replayed on new inputs: no allocation, no sync.
+    # The three fused kernels (forced) captured in one CUDA graph, replayed on new inputs: no sync, grad_w's scratch
+    # from the graph's own stream-ordered allocation.
     monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
     monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "1")
+    monkeypatch.setenv("CONVT1D_BWD_WEIGHT_FUSED", "1")
     torch.backends.cudnn.allow_tf32 = True
     c = dict(N=2, Cin=32, Cout=64, K=3, L=4096, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=True)
     args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
@@ -490,8 +559,8 @@ def test_cuda_fused_one_phase_in_cuda_graph(dtype, monkeypatch):
 
     def step():
         y = convt1d.conv_transpose1d(x, w, b, *args)
-        gx = torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args, [True, False, False])[0]
-        return y, gx
+        gx, gw, _ = torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args, [True, True, False])
+        return y, gx, gw
 
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
@@ -500,13 +569,14 @@ def test_cuda_fused_one_phase_in_cuda_graph(dtype, monkeypatch):
     torch.cuda.current_stream().wait_stream(s)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
-        y, gx = step()
+        y, gx, gw = step()
     x.copy_(torch.randn_like(x))
     gy.copy_(torch.randn_like(gy))
     g.replay()
     torch.cuda.synchronize()
     xr = x.double().requires_grad_(True)
-    yr = F.conv_transpose1d(xr, w.double(), b.double(), *args)
+    wr = w.double().requires_grad_(True)
+    yr = F.conv_transpose1d(xr, wr, b.double(), *args)
     yr.backward(gy.double())
     tol = 5e-3 if dtype == torch.float32 else 1e-2
-    assert rel_err(y, yr) <= tol and rel_err(gx, xr.grad) <= tol
+    assert rel_err(y, yr) <= tol and rel_err(gx, xr.grad) <= tol and rel_err(gw, wr.grad) <= tol

@@ -385,6 +385,7 @@ def test_wgmma_grad_weight_one_phase(c, dtype, tol, tf32, pick, monkeypatch):
     # (16-bit, odd grad_y length), forced (CONVT1D_WGMMA_BW_PHASE=1) also in TF32 and for even lengths.
     # Right against float64, bitwise repeatable; a case it declines (odd phase length) must still be right.
     torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_BWD_WEIGHT_FUSED", "0")  # the fused one-phase kernel has its own test (test_cuda.py)
     if pick == "forced":
         monkeypatch.setenv("CONVT1D_WGMMA_BW_PHASE", "1")
     half = dtype != torch.float32
