@@ -4,9 +4,8 @@
  * every other element of y is the bias. Such layers are pure bandwidth (KernelBench 79: 26 GFLOP for 1.3 GB),
  * so each element of x is read once and each element of y written once, in one launch:
  *
- *  - a block owns all C_out <= 64 output channels of BT = 128 consecutive phase positions t of one sample
- *    (256 for stride-1 layers in 16-bit), i.e. the s*BT contiguous elements [s*t0, s*t0 + s*BT) of each y row
- *    (the other phases included);
+ *  - a block owns all C_out <= 64 output channels of BT = 128 consecutive phase positions t of one sample,
+ *    i.e. the s*BT contiguous elements [s*t0, s*t0 + s*BT) of each y row (the other phases included);
  *  - the x window (all input channels, BT + (K-1)*m columns, from the 16-byte boundary below its first
  *    column) is staged in shared memory one tile ahead in 16-byte pieces (fp32: cp.async, double buffered,
  *    then tf32-rounded in place; 16-bit: through registers, to pair channels), in 32-bit words as
@@ -34,17 +33,12 @@ namespace {
 using namespace convt1d_tc;
 
 constexpr int BM = 64;       /* output channels per block: all of the layer's */
-constexpr int NT = 8;        /* n8 tiles per warp: 64 positions */
-/* Tiles: WN warps along the positions (64 each) x 4 along the channels (16 each), BT = 64*WN phase positions per
- * tile. WN = 2 (128 positions, 256 threads, 2 blocks per SM) for strided layers, whose tile spans s*128 elements
- * of each y row; WN = 4 (256 positions, 512 threads, 1 block per SM) for stride-1 layers in 16-bit, where 128
- * positions were too few bytes per tile for the tile's fixed cost (Session 12, run 104). */
-template <int WN> constexpr int tile_bt() { return 64 * WN; }
-template <int WN> constexpr int tile_threads() { return 128 * WN; }
+constexpr int BT = 128;      /* phase positions per tile */
+constexpr int NTH = 256;     /* 8 warps: 4 along the channels (16 each) x 2 along positions (64 each) */
+constexpr int NT = 8;        /* n8 tiles per warp */
 /* Most k-steps (8 word rows x one tap each) held as A fragments: C_in*K <= 96 in fp32, <= 128 in 16-bit (whose
- * window staging registers would otherwise spill at 2 blocks per SM), <= 160 in 16-bit with WN = 4 (KernelBench 74:
- * 32 channels x 5 taps). */
-template <int MODE, int WN> constexpr int ksteps_max() { return MODE >= F16 ? (WN == 4 ? 10 : 8) : 12; }
+ * window staging registers would otherwise spill). */
+template <int MODE> constexpr int ksteps_max() { return MODE >= F16 ? 8 : 12; }
 constexpr int HALO = 32;     /* widest tap spread (K-1)*m */
 constexpr int IT16 = 2;      /* 16-bit window items (8 positions x 2 channels) per thread in flight */
 
@@ -76,9 +70,8 @@ template <int MODE> struct Out {
 
 /* Shared memory: the window(s) [2 (fp32: double-buffered copies) or 1][cb*8 word rows][XP], then the output
  * tile [BM][YP] in y's element type. */
-template <int MODE, int WN>
-__global__ void __launch_bounds__(tile_threads<WN>(), MODE == F32X3 || WN == 4 ? 1 : 2) fwd_phase_fused_kernel(const FusedArgs a) {
-    constexpr int BT = tile_bt<WN>(), NTH = tile_threads<WN>();
+template <int MODE>
+__global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_kernel(const FusedArgs a) {
     constexpr bool HALF = MODE >= F16;
     using T = typename Out<MODE>::T;
     constexpr int VE = Out<MODE>::VE;
@@ -93,7 +86,7 @@ __global__ void __launch_bounds__(tile_threads<WN>(), MODE == F32X3 || WN == 4 ?
     const int wm = warp & 3, wn = warp >> 2;
 
     /* The warp's A fragments (rows wm*16 + g (+8), word rows tq (+4) of each k-step), for the whole loop. */
-    constexpr int KS = ksteps_max<MODE, WN>();
+    constexpr int KS = ksteps_max<MODE>();
     uint32_t af[KS][4], al[MODE == F32X3 ? KS : 1][4];
     {
         int k = 0, cbi = 0;
@@ -232,7 +225,7 @@ __global__ void __launch_bounds__(tile_threads<WN>(), MODE == F32X3 || WN == 4 ?
         }
         __syncthreads(); /* window landed (and rounded); bias fill done; last tile's rows are out */
 
-        /* The tile's GEMM: 64 channels x BT positions x (C_in x K); tap k reads the window shifted by
+        /* The tile's GEMM: 64 channels x 128 positions x (C_in x K); tap k reads the window shifted by
          * xoff + (K-1-k)*m columns. */
         float acc[NT][4];
 #pragma unroll
@@ -240,8 +233,8 @@ __global__ void __launch_bounds__(tile_threads<WN>(), MODE == F32X3 || WN == 4 ?
 #pragma unroll
             for (int e = 0; e < 4; ++e) acc[nt][e] = 0.f;
         {
-            constexpr int KS = ksteps_max<MODE, WN>();
-            const uint32_t *xb0 = xs + tq * a.XP + xoff + wn * (NT * 8) + g;
+            constexpr int KS = ksteps_max<MODE>();
+            const uint32_t *xb0 = xs + tq * a.XP + xoff + wn * (BT / 2) + g;
             int k = 0, cbi = 0;
 #pragma unroll
             for (int ks = 0; ks < KS; ++ks) {
@@ -264,7 +257,7 @@ __global__ void __launch_bounds__(tile_threads<WN>(), MODE == F32X3 || WN == 4 ?
             T *ra = yt + co_a * a.YP + pad_of(sig, co_a) + a.r, *rb = yt + co_b * a.YP + pad_of(sig, co_b) + a.r;
 #pragma unroll
             for (int nt = 0; nt < NT; ++nt) {
-                const int j = (wn * (NT * 8) + nt * 8 + 2 * tq) * a.s;
+                const int j = (wn * (BT / 2) + nt * 8 + 2 * tq) * a.s;
                 ra[j] = Out<MODE>::cvt(acc[nt][0] + bias_a);
                 ra[j + a.s] = Out<MODE>::cvt(acc[nt][1] + bias_a);
                 rb[j] = Out<MODE>::cvt(acc[nt][2] + bias_b);
@@ -310,10 +303,9 @@ __global__ void __launch_bounds__(tile_threads<WN>(), MODE == F32X3 || WN == 4 ?
 #endif
 }
 
-template <int MODE, int WN> convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
+template <int MODE> convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
     static thread_local convt1d_persistent_cache cache;
-    return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE, WN>, cache, a, a.tiles, tile_threads<WN>(), smem, stream,
-                                     "forward (fused one phase): launch");
+    return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "forward (fused one phase): launch");
 }
 
 } // namespace
@@ -341,13 +333,10 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     if (env < 0 && (P.stride == 1 || P.batch * P.out_channels * pr.out_length < ((int64_t)1 << 22)))
         return CONVT1D_ERROR_NOT_SUPPORTED;
     const bool half = pr.dtype != CONVT1D_F32;
-    const bool wide = half && a.s == 1; /* WN = 4: 256-position tiles */
-    const int BT = wide ? tile_bt<4>() : tile_bt<2>(), NTH = wide ? tile_threads<4>() : tile_threads<2>();
     const int es = half ? 2 : 4, xv = 16 / es;
     const int64_t halo = (P.kernel_size - 1) * (int64_t)a.m;
     const int64_t cb = (P.in_channels + (half ? 15 : 7)) / (half ? 16 : 8);
-    if (halo > HALO || cb * P.kernel_size > (!half ? ksteps_max<TF32, 2>() : wide ? ksteps_max<F16, 4>() : ksteps_max<F16, 2>()))
-        return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (halo > HALO || cb * P.kernel_size > (half ? ksteps_max<F16>() : ksteps_max<TF32>())) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* The window is staged in 16-byte pieces: x's rows must start on 16-byte boundaries. */
     if (P.in_length % xv != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)y % es) != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t tiles_per_n = (pr.out_length + a.s * (int64_t)BT - 1) / (a.s * (int64_t)BT);
@@ -378,8 +367,8 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     if (half && rows * a.nvr > NTH * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
     const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;
     switch (pr.dtype) {
-    case CONVT1D_F16: return wide ? launch<F16, 4>(a, smem, stream) : launch<F16, 2>(a, smem, stream);
-    case CONVT1D_BF16: return wide ? launch<BF16, 4>(a, smem, stream) : launch<BF16, 2>(a, smem, stream);
-    default: return pr.math == CONVT1D_MATH_STRICT_FP32 ? launch<F32X3, 2>(a, smem, stream) : launch<TF32, 2>(a, smem, stream);
+    case CONVT1D_F16: return launch<F16>(a, smem, stream);
+    case CONVT1D_BF16: return launch<BF16>(a, smem, stream);
+    default: return pr.math == CONVT1D_MATH_STRICT_FP32 ? launch<F32X3>(a, smem, stream) : launch<TF32>(a, smem, stream);
     }
 }
