@@ -83,6 +83,7 @@ struct WgArgs {
     int gs, gcout, gL, gp, gpitch, gsh, woff;
     int grpc;    /* grad_y rows per box: chunk kBK channels span up to ceil(kBK/gs) + 1 rows (gs not dividing kBK) */
     int pair32;  /* 16-bit BI: a fragment register's two channels are adjacent 4-byte-aligned elements (one load) */
+    int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
      * row tile fixed by a grid that is a multiple of r_tiles; the stages then hold the input only), the
@@ -313,7 +314,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
 constexpr int kThreadsRS = 3 * 128;
 
 
-template <int TY, int BR, int MQ, bool BI>
+template <int TY, int BR, int MQ, bool BI, bool PAIRS>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -321,6 +322,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     typedef typename E::T T;
     constexpr bool X3 = TY == WG_TF32X3;
     constexpr bool HALF = sizeof(T) == 2;
+    /* PAIRS (16-bit forward, not BI): a warp's MMA rows g and g + 8 stand for positions 2g and 2g + 1 instead of
+     * g and g + 8, so a thread holds neighbours: its A pairs come in one 32-bit load where the tap shift is even,
+     * and its two outputs per row go out in one 32-bit store (whole 32-byte sectors per row and instruction). */
+    static_assert(!PAIRS || (HALF && !BI), "position pairs: 16-bit forward only");
+    constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
      * box each, so that one's epilogue overlaps the other's MMAs; else both share a tile of 128*MQ. */
@@ -483,7 +489,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
     for (int mq = 0; mq < MQ; ++mq) {
         const int pb = wgp + 64 * mq;
-        xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + g) * cstep) * (int)sizeof(T);
+        xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + GP * g) * cstep) * (int)sizeof(T);
     }
     /* BI: byte offsets of the thread's channels in a k-step (fp32 t, t+4; 16-bit 2t, 2t+1, 2t+8, 2t+9),
      * k-step kk adds kk*KSTEP channels. Channel c of chunk ch is (co, b) = (c / gs, c % gs) of the whole
@@ -548,7 +554,20 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             return;
         }
         const uint32_t p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
-        if constexpr (HALF) {
+        if constexpr (PAIRS) {
+            if ((p & 2) == 0) { /* positions 2g, 2g + 1 of a channel in one word */
+                const uint32_t w0 = lds_u32(p), w1 = lds_u32(p + rowb), w2 = lds_u32(p + hop), w3 = lds_u32(p + hop + rowb);
+                ab[0] = __byte_perm(w0, w1, 0x5410);
+                ab[1] = __byte_perm(w0, w1, 0x7632);
+                ab[2] = __byte_perm(w2, w3, 0x5410);
+                ab[3] = __byte_perm(w2, w3, 0x7632);
+            } else {
+                ab[0] = lds_u16(p) | (lds_u16(p + rowb) << 16);
+                ab[1] = lds_u16(p + 2) | (lds_u16(p + rowb + 2) << 16);
+                ab[2] = lds_u16(p + hop) | (lds_u16(p + hop + rowb) << 16);
+                ab[3] = lds_u16(p + hop + 2) | (lds_u16(p + hop + rowb + 2) << 16);
+            }
+        } else if constexpr (HALF) {
             ab[0] = lds_u16(p) | (lds_u16(p + rowb) << 16);
             ab[1] = lds_u16(p + 16) | (lds_u16(p + rowb + 16) << 16);
             ab[2] = lds_u16(p + hop) | (lds_u16(p + hop + rowb) << 16);
@@ -649,12 +668,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int ml = i * 8 + 2 * t + u, co = co0 + ml;
                     if (ml >= a.R || co >= a.cout) continue;
                     const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                    const uint32_t row = smem_addr(stg + ml * a.spitch + (int)((rb + (int64_t)ml * Lm) & (VE - 1)) + 16 * wq + g);
+                    const uint32_t row = smem_addr(stg + ml * a.spitch + (int)((rb + (int64_t)ml * Lm) & (VE - 1)) + 16 * wq + GP * g);
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                         for (int h = 0; h < 2; ++h)
-                            st_shared(row + (64 * mq + 8 * h) * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                            st_shared(row + (64 * mq + HP * h) * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
                 }
             }
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -680,12 +699,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
         const int RT = a.R * a.ps, co0 = rt * a.R;
-        const int ob = (q0 + wgp + 16 * wq + g) * a.ps - a.p; /* the thread's first output, r = 0 */
+        const int ob = (q0 + wgp + 16 * wq + GP * g) * a.ps - a.p; /* the thread's first output, r = 0 */
         /* Stride 1 with every output of the thread inside y (all but the edge tiles): constant offsets from one
          * pointer per row, no checks; the integer division by ps only where ps > 1 (run 48: the general form
          * was two thirds of KernelBench 64 bf16's instructions). */
         const uint32_t pmag = a.ps > 1 ? 0xffffffffu / (uint32_t)a.ps + 1 : 0; /* ceil(2^32 / ps) */
-        const bool fast = a.ps == 1 && ob >= 0 && ob + 64 * (MQ - 1) + 8 < a.L_out;
+        const bool fast = a.ps == 1 && ob >= 0 && ob + 64 * (MQ - 1) + HP < a.L_out;
         /* Per-element stores, 4 rows x 8 consecutive positions per warp instruction (whole 32-byte sectors in
          * fp32). Staging 8-row groups through shared memory for 16/8-byte stores measured slower (run 37:
          * KernelBench 64 TF32 2.43 vs 1.88 ms, hifigan_up3 bf16 1.06 vs 0.76): its round trips and warp
@@ -694,6 +713,24 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * At 256 rows the test stays inside (as its own loop there, ptxas spilled 20 bytes). */
         if (BR <= 128 && fast) {
             T *yb = y + (((int64_t)n * a.cout + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
+            if constexpr (PAIRS) {
+                if (((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & 3) == 0) { /* every row's pair 4-byte aligned */
+#pragma unroll
+                    for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+                        for (int u = 0; u < 2; ++u) {
+                            const int co = co0 + i * 8 + 2 * t + u;
+                            if (co >= a.cout) continue;
+                            const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                            T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
+#pragma unroll
+                            for (int mq = 0; mq < MQ; ++mq)
+                                *reinterpret_cast<uint32_t *>(yr + 64 * mq) = E::pack2(acc[mq][4 * i + u] + bv, acc[mq][4 * i + 2 + u] + bv);
+                        }
+                    }
+                    continue;
+                }
+            }
 #pragma unroll
             for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
@@ -705,7 +742,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) yr[64 * mq + 8 * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                 }
             }
             continue;
@@ -729,13 +766,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) yr[64 * mq + 8 * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                 } else {
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                         for (int h = 0; h < 2; ++h) {
-                            const int d = (64 * mq + 8 * h) * a.ps;
+                            const int d = (64 * mq + HP * h) * a.ps;
                             if ((unsigned)(o0 + d) < (unsigned)a.L_out) yr[d] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                         }
                 }
@@ -1041,7 +1078,10 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
 template <int TY, int BR, int MQ, bool BI>
 cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                       cudaStream_t stream) {
-    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+    if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
+        if (a.pairs)
+            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
 }
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile
@@ -1269,6 +1309,15 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     const int cin = (int)P.in_channels, L = (int)P.in_length;
     if (a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pair32 = 0;
+    {
+        /* Position pairs (PAIRS) for the 16-bit stride-1 forward with adjacent taps (KernelBench 64 and its
+         * grad_input, the adjoint forward): run 59 measured KernelBench 64 bf16 1.25 -> 1.09 ms, fp16 1.32 -> 1.21,
+         * but KernelBench 74 (dilation 3) 0.58 -> 0.67 and every phase-merged layer slower (outputs ps apart).
+         * CONVT1D_WGMMA_RS_PAIRS=0/1 forces either (1: any 16-bit stride-1 layer). */
+        const char *pv = getenv("CONVT1D_WGMMA_RS_PAIRS");
+        const int pe = pv && pv[0] ? pv[0] != '0' : -1;
+        a.pairs = es == 2 && a.ps == 1 && P.stride == 1 && (pe == 1 || (pe < 0 && d == 1));
+    }
     /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
      * one bulk copy per box row (x 16-byte aligned). CONVT1D_WGMMA_RS_BULK=1 takes the bulk copies even
      * where TMA could, =0 never (then the session-7 8-byte cp.async in fp32, rows an 8-byte multiple);

@@ -34,12 +34,22 @@ template <> struct wg_type<WG_F16> {
     static __device__ __forceinline__ float to_f(T v) { return __half2float(v); }
     static __device__ __forceinline__ T from_f(float v) { return __float2half_rn(v); }
     static __device__ __forceinline__ T op(T v) { return v; }
+    /* Two outputs, lo first, as one 32-bit word (the register-A forward's position pairs). */
+    static __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
+        const __half2 v = __floats2half2_rn(lo, hi);
+        return *reinterpret_cast<const uint32_t *>(&v);
+    }
 };
 template <> struct wg_type<WG_BF16> {
     typedef __nv_bfloat16 T;
     static __device__ __forceinline__ float to_f(T v) { return __bfloat162float(v); }
     static __device__ __forceinline__ T from_f(float v) { return __float2bfloat16_rn(v); }
     static __device__ __forceinline__ T op(T v) { return v; }
+    /* Two outputs, lo first, as one 32-bit word (the register-A forward's position pairs). */
+    static __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
+        const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+        return *reinterpret_cast<const uint32_t *>(&v);
+    }
 };
 template <> struct wg_type<WG_TF32> {
     typedef float T;

@@ -90,6 +90,14 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "0")
         elif pick == "rswres":  # weights resident wherever they fit
             monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "1")
+        elif pick.startswith("rspairs"):  # 16-bit position pairs on every stride-1 layer (+ staged epilogue / 256 rows)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "1")
+            if pick == "rspairsstaged":
+                monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "staged")
+            elif pick == "rspairs256":
+                monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", "256x1")
+        elif pick == "rsnopairs":  # never position pairs
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "0")
         elif pick != "rs":
             monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     elif pick != "heuristic":
@@ -99,7 +107,8 @@ def set_pick(pick, monkeypatch):
 
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
-                                  "rsbulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "heuristic"])
+                                  "rsbulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "rspairs", "rspairsstaged",
+                                  "rspairs256", "rsnopairs", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
@@ -168,6 +177,34 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
         assert rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
+def rs_pairs_ran(names):
+    """Whether the register-A forward ran with 16-bit position pairs (its PAIRS template argument true)."""
+    return any("fwd_wgmma_rs_kernel" in n and ("false, true>" in n or "Lb0ELb1E" in n) for n in names)
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["shipped", "forced", "off"])
+@pytest.mark.parametrize("dtype,tol", [(torch.float16, 2e-3), (torch.bfloat16, 1e-2)])
+@pytest.mark.parametrize("c", [SHAPES[0], dict(SHAPES[0], N=3, K=4, L=2040, padding=1, bias=True), SHAPES[1], SHAPES[9]],
+                         ids=["kb64_like", "kb64_k4_odd_lout", "kb74_like", "s1_padding_past_span"])
+def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
+    # 16-bit position pairs in the register-A forward: as shipped on stride-1 layers with adjacent taps
+    # (dilation 1), forced (CONVT1D_WGMMA_RS_PAIRS=1) on any stride-1 layer, never with =0; odd output lengths take
+    # the per-element stores, odd tap shifts the 16-bit fragment loads. y poisoned, against float64.
+    torch.backends.cudnn.allow_tf32 = True
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    if pick != "shipped":
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "1" if pick == "forced" else "0")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    expected = pick == "forced" or (pick == "shipped" and c["dilation"] == 1)
+    assert rs_pairs_ran(names) == expected, names
+    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+
+
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
@@ -185,6 +222,7 @@ def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
     out = {}
     names = kernels_run(lambda: out.setdefault("gx", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    assert rs_pairs_ran(names) == (dtype != torch.float32), names  # 16-bit: position pairs (dilation 1)
     x64 = x.double().requires_grad_()
     (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
     assert rel_err(out["gx"], gx64) <= tol
