@@ -555,7 +555,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         const uint32_t p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
         if constexpr (PAIRS) {
-            if ((p & 2) == 0) { /* positions 2g, 2g + 1 of a channel in one word */
+            /* Positions 2g, 2g + 1 of a channel in one word where both channel rows' words are 4-byte aligned
+             * (bulk-staged rows of odd length sit 2 (mod 4) bytes apart: then every load takes the 16-bit path). */
+            if (((p | (uint32_t)rowb) & 2) == 0) {
                 const uint32_t w0 = lds_u32(p), w1 = lds_u32(p + rowb), w2 = lds_u32(p + hop), w3 = lds_u32(p + hop + rowb);
                 ab[0] = __byte_perm(w0, w1, 0x5410);
                 ab[1] = __byte_perm(w0, w1, 0x7632);
