@@ -137,3 +137,28 @@ def test_latency_timer_interleaves_and_restores_gc():
     runs = "".join(order).replace("ab" * 10, "", 1)
     bursts = [r[0] for r in runs.replace("ab", "a|b").replace("ba", "b|a").split("|")]
     assert bursts == ["a", "b"] * 3, bursts
+
+
+def test_kernel_timer_pair_is_abba():
+    """time_kernel_pair (the non-latency shapes): fa, fb, fb, fa runs of each side's timer, each side the mean
+    of its two medians, so a slow drift during the measurement weighs on both sides alike."""
+    import itertools
+    import time
+
+    import torch
+    from convt1d import bench
+
+    order = []
+
+    def fa():
+        order.append("a")
+        time.sleep(0.0002)
+
+    def fb():
+        order.append("b")
+        time.sleep(0.001)
+
+    ta, tb = bench.time_kernel_pair(fa, fb, torch.device("cpu"), budget_ms=40.0)
+    assert 0 < ta < tb, (ta, tb)
+    assert [k for k, _ in itertools.groupby(order)] == ["a", "b", "a"]  # a-run, b-run (both b timings), a-run
+    assert 0.8 < tb < 3.0  # fb sleeps 1 ms per call
