@@ -1,4 +1,5 @@
-/* Persistent launches for the fused one-phase kernels (fwd_phase_fused.cu, bwd_input_phase_fused.cu). Kept out of
+/* Persistent launches for the fused one-phase kernels (fwd_phase_fused.cu, bwd_input_phase_fused.cu,
+ * bwd_weight_phase_fused.cu). Kept out of
  * kernels.cuh, which the CPU emulators of the kernels (tests/cuda/emu) compile with a host compiler that does not
  * know the <<<...>>> launch syntax. */
 #pragma once
