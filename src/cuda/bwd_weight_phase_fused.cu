@@ -288,14 +288,9 @@ convt1d_status convt1d_bwd_weight_phase_fused(const convt1d_problem &pr, const v
         P.kernel_size > 4 || P.batch == 0 || convt1d_sm_major() < 8)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     BwArgs a;
-    if (P.stride == 1) {
-        a.s = 1, a.r = 0, a.c = (int)-P.padding, a.m = (int)P.dilation, a.Q = (int)pr.out_length;
-    } else {
-        convt1d_problem q;
-        int r = 0;
-        if (!one_phase_problem(pr, &q, &r)) return CONVT1D_ERROR_NOT_SUPPORTED;
-        a.s = (int)P.stride, a.r = r, a.c = (int)-q.p.padding, a.m = (int)q.p.dilation, a.Q = (int)q.out_length;
-    }
+    one_phase_view v;
+    if (!phase_view(pr, &v)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.s = (int)v.s, a.r = (int)v.r, a.c = (int)v.c, a.m = (int)v.m, a.Q = (int)v.Q;
     /* Stride 1 stays on the general kernels until measured; small problems are latency-bound. */
     if (env < 0 && (P.stride == 1 || P.batch * P.in_channels * P.in_length < ((int64_t)1 << 22)))
         return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -320,14 +320,9 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         convt1d_sm_major() < 8)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     FusedArgs a;
-    if (P.stride == 1) {
-        a.s = 1, a.r = 0, a.pq = (int)P.padding, a.m = (int)P.dilation;
-    } else {
-        convt1d_problem q;
-        int r = 0;
-        if (!one_phase_problem(pr, &q, &r)) return CONVT1D_ERROR_NOT_SUPPORTED;
-        a.s = (int)P.stride, a.r = r, a.pq = (int)q.p.padding, a.m = (int)q.p.dilation;
-    }
+    one_phase_view v;
+    if (!phase_view(pr, &v)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.s = (int)v.s, a.r = (int)v.r, a.pq = (int)-v.c, a.m = (int)v.m; /* its stride-1 problem's padding */
     /* Stride 1 stays on the general kernels until measured here; small outputs are latency-bound, where
      * the previous one-phase path won (run 104, kernelbench_79_small: 15 vs 10 us per call). */
     if (env < 0 && (P.stride == 1 || P.batch * P.out_channels * pr.out_length < ((int64_t)1 << 22)))

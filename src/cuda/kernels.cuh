@@ -96,6 +96,26 @@ inline bool one_phase_problem(const convt1d_problem &pr, convt1d_problem *q, int
  * choice. */
 convt1d_status convt1d_bwd_weight_phase_fused(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                               cudaStream_t stream);
+/* The fused one-phase kernels' view of a layer (fwd_phase_fused.cu, bwd_input_phase_fused.cu,
+ * bwd_weight_phase_fused.cu): phase r of stride s of y (grad_y), Q positions long; input position l meets phase
+ * position l + c + k*m through tap k. Stride 1 is the case s = 1, r = 0, c = -padding, m = dilation, Q = L_out;
+ * false where the taps do not all land on one phase (one_phase_problem). */
+struct one_phase_view {
+    int64_t s, r, c, m, Q;
+};
+inline bool phase_view(const convt1d_problem &pr, one_phase_view *v) {
+    const convt1d_params &P = pr.p;
+    if (P.stride == 1) {
+        *v = {1, 0, -P.padding, P.dilation, pr.out_length};
+        return true;
+    }
+    convt1d_problem q;
+    int r = 0;
+    if (!one_phase_problem(pr, &q, &r)) return false;
+    *v = {P.stride, r, -q.p.padding, q.p.dilation, q.out_length};
+    return true;
+}
+
 /* The same kernel for layers whose taps all land on one phase of grad_y (dilation a multiple of the stride,
  * KernelBench 79): that phase is gathered into scratch, and the rest is a stride-1 problem (bwd_weight_rs.cu). */
 convt1d_status convt1d_bwd_weight_rs_phase(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
