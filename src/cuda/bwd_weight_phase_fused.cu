@@ -5,7 +5,8 @@
  * 1.07 GB and x 0.27 GB read, 26 GFLOP), so one persistent launch reads each element once:
  *
  *  - a block owns every (k, co, ci) of the layer (C_out <= 64, C_in <= 32, K <= 4) and walks tiles of 128
- *    consecutive positions l of one sample; its partial sums stay in registers across its tiles;
+ *    consecutive positions l of one sample; its partial sums stay in registers (strict: shared memory) across
+ *    its tiles;
  *  - per tile it stages x[n, :, l0 .. l0+127] by 16-byte cp.async (two buffers, one tile ahead) and the window
  *    of phase r of every grad_y channel, gy_r[n, :, l0 + c .. l0 + c + 127 + (K-1)*m] (strided reads: whole
  *    sectors are fetched either way), through registers one tile ahead, as bwd_input_phase_fused.cu does;
