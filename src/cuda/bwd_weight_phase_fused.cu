@@ -132,15 +132,19 @@ __global__ void __launch_bounds__(NTH, 2) bwd_weight_phase_fused_kernel(const Bw
     }
 
     float acc[NK][2][4];
+    /* f(accumulator, its strict running-sum slot) for each of the thread's accumulators. */
+    auto each_acc = [&](auto f) {
 #pragma unroll
-    for (int k = 0; k < NK; ++k)
+        for (int k = 0; k < NK; ++k)
 #pragma unroll
-        for (int nt = 0; nt < 2; ++nt)
+            for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                acc[k][nt][e] = 0.f;
-                if (SPLIT) ssum[((k * 2 + nt) * 4 + e) * NTH + tid] = 0.f;
-            }
+                for (int e = 0; e < 4; ++e) f(acc[k][nt][e], ssum + ((k * 2 + nt) * 4 + e) * NTH + tid);
+    };
+    each_acc([&](float &v, float *sum) {
+        v = 0.f;
+        if (SPLIT) *sum = 0.f;
+    });
 
     int tile = blockIdx.x, buf = 0;
     if (tile < a.tiles) {
@@ -197,17 +201,11 @@ __global__ void __launch_bounds__(NTH, 2) bwd_weight_phase_fused_kernel(const Bw
                 }
             }
         }
-        if (SPLIT) { /* this tile's products into the running sums (this thread's own slots), fresh registers */
-#pragma unroll
-            for (int k = 0; k < NK; ++k)
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        ssum[((k * 2 + nt) * 4 + e) * NTH + tid] += acc[k][nt][e];
-                        acc[k][nt][e] = 0.f;
-                    }
-        }
+        if (SPLIT) /* this tile's products into the running sums (this thread's own slots), fresh registers */
+            each_acc([&](float &v, float *sum) {
+                *sum += v;
+                v = 0.f;
+            });
         __syncthreads(); /* every warp is done with the window and this x tile */
     }
 

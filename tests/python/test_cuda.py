@@ -437,12 +437,15 @@ BWD_INPUT_FUSED = [
 ]
 
 
-def bwd_input_fused_expected(c, half, forced):
-    """The test's own statement of the rules: groups 1, C_in <= 32, C_out <= 64, taps on
-    one phase (stride 1, or dilation a multiple of the stride), tap spread (K-1)*m <= 32; stride 1 and
-    grad_input under 4M elements only when forced."""
+def fused_grad_expected(c, forced, k_max=None, row_elems=1):
+    """The test's own statement of the fused gradient kernels' rules: groups 1, C_in <= 32, C_out <= 64, taps on
+    one phase (stride 1, or dilation a multiple of the stride), tap spread (K-1)*m <= 32; grad_weight also K <= 4
+    (k_max) and x rows of whole 16-byte pieces (L a multiple of row_elems); stride 1 and inputs under 4M elements
+    only when forced."""
     s, d = c["stride"], c["dilation"]
     if c["groups"] != 1 or c["Cin"] > 32 or c["Cout"] > 64 or (s > 1 and d % s):
+        return False
+    if (k_max is not None and c["K"] > k_max) or c["L"] % row_elems:
         return False
     if not forced and (s == 1 or c["N"] * c["Cin"] * c["L"] < 1 << 22):
         return False
@@ -469,7 +472,7 @@ def test_cuda_bwd_input_fused(ci, mode, tol, pick, monkeypatch):
     names = kernels_run(lambda: out.setdefault("gx", torch.ops.convt1d.conv_transpose1d_backward(
         gy.to(dtype), x.to(dtype), w.to(dtype), *args, [True, False, False])[0]))
     gx = out["gx"]
-    expected = bwd_input_fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
+    expected = fused_grad_expected(c, pick == "forced")
     assert any("bwd_input_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(gx).all()
     assert rel_err(gx, xr.grad) <= tol
@@ -497,21 +500,6 @@ BWD_WEIGHT_FUSED = [
 ]
 
 
-def bwd_weight_fused_expected(c, half, forced):
-    """The test's own statement of the rules: groups 1, C_in <= 32, C_out <= 64, K <= 4, taps on one phase
-    (stride 1, or dilation a multiple of the stride), tap spread (K-1)*m <= 32, x rows of whole 16-byte
-    pieces; stride 1 and inputs under 4M elements only when forced."""
-    s, d = c["stride"], c["dilation"]
-    if c["groups"] != 1 or c["Cin"] > 32 or c["Cout"] > 64 or c["K"] > 4 or (s > 1 and d % s):
-        return False
-    if (c["L"] * (2 if half else 4)) % 16:
-        return False
-    if not forced and (s == 1 or c["N"] * c["Cin"] * c["L"] < 1 << 22):
-        return False
-    m = d if s == 1 else d // s
-    return (c["K"] - 1) * m <= 32
-
-
 @pytest.mark.parametrize("pick", ["forced", "shipped"])
 @pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
 @pytest.mark.parametrize("ci", range(len(BWD_WEIGHT_FUSED)))
@@ -535,7 +523,7 @@ def test_cuda_bwd_weight_fused(ci, mode, tol, pick, monkeypatch):
     out = {}
     names = kernels_run(lambda: out.setdefault("gw", run()))
     gw = out["gw"]
-    expected = bwd_weight_fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
+    expected = fused_grad_expected(c, pick == "forced", k_max=4, row_elems=8 if mode in ("f16", "bf16") else 4)
     assert any("bwd_weight_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(gw).all()
     assert rel_err(gw, w64.grad) <= tol
