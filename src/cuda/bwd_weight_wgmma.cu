@@ -199,6 +199,55 @@ __global__ void __launch_bounds__(256) bw_planes_kernel(const typename wg_type<T
     }
 }
 
+/* The same planes where a unit (one position's s values of one channel) is 16 or 32 bytes and starts 8-byte
+ * aligned (16-bit stride 8, fp32 stride 4 or 8; p*es and L_out*es multiples of 8): the block's span of grad_y
+ * comes in as coalesced 8-byte words (shared memory padded by one word per 16 against bank conflicts), then
+ * each thread takes VE consecutive units and turns them in registers into one 16-byte vector per plane. The
+ * general kernel above runs short blocks through a float tile at about half the copy bandwidth (codec_dec_s8
+ * bf16: 100 us for 207 MB, run 128). */
+constexpr int kPlanesUnitsThreads = 128;
+
+template <int TY, int U>
+__global__ void __launch_bounds__(kPlanesUnitsThreads) bw_planes_units_kernel(const typename wg_type<TY>::T *gy,
+                                                                              typename wg_type<TY>::T *pl, int p, int L_out,
+                                                                              int pitch, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int es = (int)sizeof(T), VE = 16 / es, S = U * VE, W = 8 / es; /* unit: S values */
+    constexpr int QB = kPlanesUnitsThreads * VE;                            /* positions per block */
+    constexpr int WPU = S / W, NW = QB * WPU;                               /* 8-byte words per unit, per block */
+    __shared__ uint2 span[NW + NW / 16];
+    const int64_t row = blockIdx.x; /* n * cout + co */
+    const int q0 = blockIdx.y * QB, t = threadIdx.x;
+    const T *src = gy + row * L_out;
+    const int64_t e0 = (int64_t)q0 * S - p; /* a multiple of W */
+    for (int w = t; w < NW; w += kPlanesUnitsThreads) {
+        const int64_t e = e0 + (int64_t)w * W;
+        span[w + (w >> 4)] = e >= 0 && e < L_out ? __ldg(reinterpret_cast<const uint2 *>(src + e)) : make_uint2(0, 0);
+    }
+    __syncthreads();
+    const int qt = q0 + t * VE;
+    if (qt >= pitch) return;
+    union {
+        uint2 w[WPU];
+        T e[S];
+    } u[VE];
+#pragma unroll
+    for (int i = 0; i < VE; ++i)
+#pragma unroll
+        for (int k = 0; k < WPU; ++k) {
+            const int w = (t * VE + i) * WPU + k;
+            u[i].w[k] = span[w + (w >> 4)];
+        }
+    T *dst = pl + row * S * (int64_t)pitch + qt;
+#pragma unroll
+    for (int b = 0; b < S; ++b) {
+        float v[VE];
+#pragma unroll
+        for (int i = 0; i < VE; ++i) v[i] = wg_type<TY>::to_f(u[i].e[b]);
+        store_vec<TY>(dst + (int64_t)b * pitch, v, small_off);
+    }
+}
+
 constexpr int kShiftQ = 2048; /* positions per shift block */
 
 /* Shifted input copies: xs[j][n, ci, q] = x[n, ci, q - j] for j < T (zero outside [0, L_in)), written
@@ -257,6 +306,12 @@ __global__ void __launch_bounds__(256) bw_reduce_kernel(const float *ws, typenam
 #pragma unroll
     for (int u = 0; u < kReduceCi; ++u)
         if (ci0 + u < cin) gw[(int64_t)(ci0 + u) * cout * K + idx] = wg_type<TY>::from_f(v[u]);
+}
+
+/* CONVT1D_WGMMA_PLANES_UNITS=0: the planes always by the general kernel (A/B, tests). */
+bool planes_units_off() {
+    const char *v = getenv("CONVT1D_WGMMA_PLANES_UNITS");
+    return v && v[0] == '0';
 }
 
 template <int TY, int BN>
@@ -346,8 +401,20 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     const dim3 grid((unsigned)ci_tiles, (unsigned)r_tiles, (unsigned)(Tn * splits));
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
-        bw_planes_kernel<TY><<<dim3((unsigned)((int64_t)nc * cout), (unsigned)q_tiles), 256, span_bytes, stream>>>(
-            static_cast<const T *>(gy) + (int64_t)n0 * cout * L_out, pl, s, p, L_out, pitch, QT, (int64_t)pl_elems);
+        const T *gyc = static_cast<const T *>(gy) + (int64_t)n0 * cout * L_out;
+        const int su = s * es; /* bytes per unit */
+        if ((su == 16 || su == 32) && (p * es) % 8 == 0 && ((int64_t)L_out * es) % 8 == 0 && ((uintptr_t)gyc & 7) == 0 &&
+            !planes_units_off()) {
+            const int QB = kPlanesUnitsThreads * (16 / es);
+            const dim3 g((unsigned)((int64_t)nc * cout), (unsigned)((pitch + QB - 1) / QB));
+            if (su == 16)
+                bw_planes_units_kernel<TY, 1><<<g, kPlanesUnitsThreads, 0, stream>>>(gyc, pl, p, L_out, pitch, (int64_t)pl_elems);
+            else
+                bw_planes_units_kernel<TY, 2><<<g, kPlanesUnitsThreads, 0, stream>>>(gyc, pl, p, L_out, pitch, (int64_t)pl_elems);
+        } else {
+            bw_planes_kernel<TY><<<dim3((unsigned)((int64_t)nc * cout), (unsigned)q_tiles), 256, span_bytes, stream>>>(
+                gyc, pl, s, p, L_out, pitch, QT, (int64_t)pl_elems);
+        }
         bw_shift_kernel<TY><<<dim3((unsigned)((int64_t)nc * cin), (unsigned)xq_tiles), 256, shift_bytes, stream>>>(
             static_cast<const T *>(x) + (int64_t)n0 * cin * L, xs, L, pitch, Tn, (int64_t)nb * cin, (int64_t)xs_elems);
         e = cudaGetLastError();

@@ -969,6 +969,56 @@ __global__ void __launch_bounds__(256) wgmma_planes_t_kernel(const typename wg_t
     }
 }
 
+/* The same planes where one plane position of one channel, a unit of s values, is 16 or 32 bytes (s*es: 16-bit
+ * stride 8, fp32 stride 4 or 8) and starts 8-byte aligned (p*es and L_out*es multiples of 8): a plain transpose
+ * of units, Xt[n][q][co*s ..] = the unit gy[n][co][q*s - p ..]. A block moves 32 channels x 32 positions: warps
+ * read units along q (coalesced), shared memory turns the tile, warps write rows q along co (coalesced 16-byte
+ * stores). The general kernel above scatters element by element through a float tile and ran codec_dec_s8's
+ * bf16 planes (100 MB each way) at about half the copy bandwidth (106 us, run 128). */
+template <int TY, int U>
+__global__ void __launch_bounds__(256) wgmma_planes_t_units_kernel(const typename wg_type<TY>::T *gy,
+                                                                   typename wg_type<TY>::T *xt, int cout, int p, int L_out,
+                                                                   int Lg, int pitch, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int es = (int)sizeof(T), VE = 16 / es, S = U * VE, W = 8 / es; /* unit: S values, U 16-byte parts */
+    __shared__ uint4 tile[32][32 * U + 1]; /* [channel][q*U + part]; the odd pitch keeps 16-byte reads conflict-free */
+    const int co0 = blockIdx.x * 32, q0 = blockIdx.y * 32, lane = threadIdx.x, warp = threadIdx.y;
+    const int64_t n = blockIdx.z;
+    for (int cl = warp; cl < 32; cl += 8) {
+        const int co = co0 + cl;
+        const int64_t o = (int64_t)(q0 + lane) * S - p; /* first value of the unit (a multiple of W) */
+        const T *row = gy + (n * cout + (co < cout ? co : 0)) * L_out;
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            uint2 h[2];
+#pragma unroll
+            for (int k = 0; k < 2; ++k) {
+                const int64_t e = o + (2 * u + k) * W;
+                h[k] = co < cout && e >= 0 && e < L_out ? __ldg(reinterpret_cast<const uint2 *>(row + e)) : make_uint2(0, 0);
+            }
+            tile[cl][lane * U + u] = make_uint4(h[0].x, h[0].y, h[1].x, h[1].y);
+        }
+    }
+    __syncthreads();
+    for (int ql = warp; ql < 32; ql += 8) {
+        const int q = q0 + ql, co = co0 + lane;
+        if (q >= Lg || co >= cout) continue;
+        T *d = xt + (n * Lg + q) * pitch + (int64_t)co * S;
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            union {
+                uint4 v;
+                T e[VE];
+            } c;
+            c.v = tile[lane][ql * U + u];
+            float v[VE];
+#pragma unroll
+            for (int i = 0; i < VE; ++i) v[i] = wg_type<TY>::to_f(c.e[i]);
+            store_vec<TY>(d + u * VE, v, small_off);
+        }
+    }
+}
+
 /* grad_input weights: Wm[j][m][co*s + b] = w[m][co][k] with k*d = j*s + b (zero if no tap, and in the
  * padding rows m >= C_in and columns >= s*C_out), every element written. */
 template <int TY>
@@ -1114,6 +1164,12 @@ struct BwdInput {
     int s, p, cout, L_out, Lg;
 };
 
+/* CONVT1D_WGMMA_PLANES_UNITS=0: the grad_input planes always by the general transpose (A/B, tests). */
+bool planes_units_off() {
+    const char *v = getenv("CONVT1D_WGMMA_PLANES_UNITS");
+    return v && v[0] == '0';
+}
+
 /* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream.
  * bi: grad_input mode (x is grad_y, w the layer's weight): the planes-transpose and the gather pack. */
 template <int TY>
@@ -1180,7 +1236,16 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
-        if (bi) {
+        const int su = bi ? bi->s * es : 0; /* bytes per plane unit */
+        const T *gyc = bi ? static_cast<const T *>(x) + (int64_t)n0 * bi->cout * bi->L_out : nullptr;
+        if (bi && (su == 16 || su == 32) && (bi->p * es) % 8 == 0 && ((int64_t)bi->L_out * es) % 8 == 0 &&
+            ((uintptr_t)gyc & 7) == 0 && !planes_units_off()) {
+            const dim3 g((unsigned)((bi->cout + 31) / 32), (unsigned)((L + 31) / 32), (unsigned)nc);
+            if (su == 16)
+                wgmma_planes_t_units_kernel<TY, 1><<<g, tb, 0, stream>>>(gyc, xt, bi->cout, bi->p, bi->L_out, L, cin_pad, xt_elems);
+            else
+                wgmma_planes_t_units_kernel<TY, 2><<<g, tb, 0, stream>>>(gyc, xt, bi->cout, bi->p, bi->L_out, L, cin_pad, xt_elems);
+        } else if (bi) {
             const int cpt = bi->s <= 64 ? 64 / bi->s : 1;
             wgmma_planes_t_kernel<TY><<<dim3((unsigned)((L + 63) / 64), (unsigned)((bi->cout + cpt - 1) / cpt), (unsigned)nc), tb, 0, stream>>>(
                 static_cast<const T *>(x) + (int64_t)n0 * bi->cout * bi->L_out, xt, bi->cout, bi->s, bi->p, bi->L_out, L,

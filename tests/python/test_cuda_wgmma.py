@@ -277,7 +277,7 @@ def grad_weight_case(c, dtype, gen):
     return x, w, b, gy, gw64
 
 
-@pytest.mark.parametrize("pick", ["forced", "chunked", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "forced_general", "chunked", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_weight(c, dtype, tol, tf32, pick, monkeypatch):
@@ -285,6 +285,8 @@ def test_wgmma_grad_weight(c, dtype, tol, tf32, pick, monkeypatch):
     if pick != "heuristic":  # the phase-plane kernel, not the register-A one that takes strides up to 4 first
         monkeypatch.setenv("CONVT1D_WGMMA_BW", "1")
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS", "0")
+    if pick == "forced_general":  # planes by the general kernel where the unit transpose would take them
+        monkeypatch.setenv("CONVT1D_WGMMA_PLANES_UNITS", "0")
     if pick == "chunked":  # about one sample per batch chunk: partials added chunk after chunk
         monkeypatch.setenv("CONVT1D_WGMMA_BW_SCRATCH", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
@@ -307,8 +309,8 @@ def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
         assert torch.equal(grad_weight(c, x, w, b, gy), first)
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs", "rs128x1", "rsnobulk", "rsdirect", "rsstaged", "rspp", "rsnowres",
-                                  "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "forced_general", "rs", "rs128x1", "rsnobulk", "rsdirect", "rsstaged", "rspp",
+                                  "rsnowres", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
@@ -317,9 +319,11 @@ def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
     # phase channels picked by address; rows staged by bulk copies, rsnobulk by 4-byte cp.async, where 16-bit
     # with odd grad_y lengths falls back); grad_x's memory poisoned first.
     torch.backends.cudnn.allow_tf32 = tf32
-    if pick == "forced":
+    if pick.startswith("forced"):
         monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
         monkeypatch.setenv("CONVT1D_WGMMA", "1")
+        if pick == "forced_general":  # planes by the general transpose where the unit transpose would take them
+            monkeypatch.setenv("CONVT1D_WGMMA_PLANES_UNITS", "0")
     elif pick.startswith("rs"):
         monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
         set_pick(pick, monkeypatch)
@@ -438,3 +442,50 @@ def test_wgmma_grad_weight_one_phase(c, dtype, tol, tf32, pick, monkeypatch):
     assert rel_err(out["gw"], gw64) <= tol
     assert torch.equal(grad_weight(c, x, w, b, gy), out["gw"])
 
+
+
+# The unit transposes of grad_y's phase planes (a plane position of one channel = 16 or 32 bytes starting 8-byte
+# aligned): grad_input's transposed planes (wgmma_planes_t_units_kernel) and grad_weight's planes
+# (bw_planes_units_kernel) run where their rule says, and the gradients match float64 either way.
+UNIT_CASES = [shape("s8_p4", 3, 256, 96, 16, 300, stride=8, padding=4),     # 16-bit: 16-byte units; fp32: 32 bytes
+              shape("s16_p8", 2, 128, 40, 32, 130, stride=16, padding=8),  # 16-bit: 32 bytes; fp32: 64, general
+              shape("s8_p3", 2, 128, 64, 16, 200, stride=8, padding=3),    # units start at odd elements: general
+              shape("s4_p2", 2, 128, 72, 8, 520, stride=4, padding=2)]     # fp32 16-byte units; 16-bit 8: general
+
+
+def units_expected(c, dtype):
+    es = torch.tensor([], dtype=dtype).element_size()
+    lout = out_len(c)
+    return c["stride"] * es in (16, 32) and (c["padding"] * es) % 8 == 0 and (lout * es) % 8 == 0
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
+@pytest.mark.parametrize("general", [False, True], ids=["shipped", "general"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", UNIT_CASES, ids=[c["name"] for c in UNIT_CASES])
+def test_wgmma_planes_units(c, dtype, tol, tf32, general, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
+    monkeypatch.setenv("CONVT1D_WGMMA", "1")  # the SS path (planes transposed), not the register-A one
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "0")
+    monkeypatch.setenv("CONVT1D_WGMMA_BW", "1")  # grad_weight on the phase planes
+    monkeypatch.setenv("CONVT1D_WGMMA_BW_RS", "0")
+    monkeypatch.setenv("CONVT1D_BWD_WEIGHT_FUSED", "0")
+    if general:
+        monkeypatch.setenv("CONVT1D_WGMMA_PLANES_UNITS", "0")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
+    out = {}
+    op = torch.ops.convt1d.conv_transpose1d_backward.default
+    conv = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+    junk = torch.full(x.shape, float("nan"), dtype=dtype, device="cuda")
+    del junk
+    names = kernels_run(lambda: out.setdefault("g", op(gy, x, w, *conv, [True, True, False])))
+    want = units_expected(c, dtype) and not general
+    assert any("wgmma_planes_t_units_kernel" in n for n in names) == want, names
+    assert any("bw_planes_units_kernel" in n for n in names) == want, names
+    gx, gw = out["g"][0], out["g"][1]
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    assert torch.isfinite(gx).all() and rel_err(gx, gx64) <= tol
+    assert torch.isfinite(gw).all() and rel_err(gw, gw64) <= tol
