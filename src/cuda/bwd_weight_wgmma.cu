@@ -18,6 +18,7 @@
  * Batch chunks (planes scratch bounded by kScratchBudget) add into the same partials, in order. */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels.cuh"
 #include "wgmma_common.cuh"
@@ -40,6 +41,8 @@ struct BwArgs {
     int splits;
     int stages;
     int accumulate;  /* later batch chunks add to the partials */
+    int x0;          /* shift 0 read from x itself (tmx0), the copies map holding shifts 1..T-1 only */
+    int xn0;         /* this batch chunk's first sample in x (tmx0) */
 };
 
 #if CONVT1D_WG_DEVICE
@@ -50,7 +53,8 @@ template <int BN> __host__ __device__ constexpr int bw_stage_bytes() { return (k
 
 template <int TY, int BN>
 __global__ void __launch_bounds__(kThreads, 1)
-    bwd_weight_wgmma_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmg, BwArgs a) {
+    bwd_weight_wgmma_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmg,
+                            const __grid_constant__ CUtensorMap tmx0, BwArgs a) {
 #if CONVT1D_WG_DEVICE
     typedef typename wg_type<TY>::T T;
     constexpr int kBK = kRow / (int)sizeof(T);
@@ -81,6 +85,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (lane == 0) {
             asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
             asm volatile("prefetch.tensormap [%0];" ::"l"(&tmg) : "memory");
+            if (a.x0) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx0) : "memory");
             int n = (int)(f0 / a.qchunks), qc = (int)(f0 - (int64_t)n * a.qchunks);
             for (int it = 0; it < iters; ++it) {
                 const int s = it % a.stages;
@@ -88,7 +93,10 @@ __global__ void __launch_bounds__(kThreads, 1)
                 const uint32_t st = sbase + s * SB, bar = full0 + 8 * s;
                 mbar_expect_tx(bar, SB);
                 /* x copies: [2 halves][T][nb] samples; planes: [2 halves][nb]. */
-                tma_load_3d(st, &tmx, bar, qc * kBK, ci0, j * a.nstride + n);
+                if (a.x0 && j == 0) /* x itself: positions past L_in arrive as zeros */
+                    tma_load_3d(st, &tmx0, bar, qc * kBK, ci0, a.xn0 + n);
+                else
+                    tma_load_3d(st, &tmx, bar, qc * kBK, ci0, (j - a.x0) * a.nstride + n);
                 tma_load_3d(st + AB, &tmg, bar, qc * kBK, r0, n);
                 if (X3) {
                     tma_load_3d(st + SB1, &tmx, bar, qc * kBK, ci0, (a.T + j) * a.nstride + n);
@@ -279,6 +287,30 @@ __global__ void __launch_bounds__(256) bw_shift_kernel(const typename wg_type<TY
     }
 }
 
+/* The one shifted copy of a 16-bit layer with two shifts (T = 2: the vocoder layers, K = 2s) whose x rows are a
+ * 16-byte multiple: shift 0 is x itself (tmx0), and xs[n, ci, q] = x[n, ci, q - 1] comes from one aligned 16-byte
+ * load per thread and the last value of the chunk before (the neighbour's load, from L1), written with one 16-byte
+ * store: both sides coalesced, no shared memory. The general kernel above wrote both copies at ~1.4 TB/s
+ * (codec_dec_s8 bf16: 56 us for 78 MB, run 128). */
+template <int TY>
+__global__ void __launch_bounds__(256) bw_shift1_kernel(const typename wg_type<TY>::T *x, typename wg_type<TY>::T *xs,
+                                                        int L, int pitch) {
+    typedef typename wg_type<TY>::T T;
+    static_assert(sizeof(T) == 2, "16-bit only");
+    const int64_t row = blockIdx.x;
+    const int q = (blockIdx.y * 256 + threadIdx.x) * 8; /* 8 values per 16 bytes */
+    if (q >= pitch) return;
+    const unsigned short *src = reinterpret_cast<const unsigned short *>(x) + row * L;
+    const uint4 cur = q < L ? __ldg(reinterpret_cast<const uint4 *>(src + q)) : make_uint4(0, 0, 0, 0);
+    const uint32_t prev = q > 0 && q - 1 < L ? (uint32_t)src[q - 1] : 0u;
+    uint4 o; /* values q-1 .. q+6: each word takes the high half of the word before */
+    o.x = (cur.x << 16) | prev;
+    o.y = __funnelshift_l(cur.x, cur.y, 16);
+    o.z = __funnelshift_l(cur.y, cur.z, 16);
+    o.w = __funnelshift_l(cur.z, cur.w, 16);
+    *reinterpret_cast<uint4 *>(xs + row * (int64_t)pitch + q) = o;
+}
+
 /* grad_w[ci, co, k] = sum over splits (in order) of partial[sp][j][ci][co*s + b], k*d = j*s + b.
  * Threads along co*K + k (contiguous stores, 32-bit index arithmetic), kReduceCi input channels per
  * thread with all their loads in flight: one channel per short-lived block left codec_dec_s8's reduce
@@ -314,10 +346,17 @@ bool planes_units_off() {
     return v && v[0] == '0';
 }
 
+/* Shift 0 from x itself (BwArgs::x0): 16-bit with two shifts and x rows a 16-byte multiple (TF32 keeps its
+ * copies: they are rounded to TF32 on the way, x is not). CONVT1D_WGMMA_BW_X0=0 never (A/B, tests). */
+bool shift0_from_x(int es, int Tn, int L, const void *x) {
+    const char *v = getenv("CONVT1D_WGMMA_BW_X0");
+    return !(v && v[0] == '0') && es == 2 && Tn == 2 && ((int64_t)L * es) % 16 == 0 && ((uintptr_t)x & 15) == 0;
+}
+
 template <int TY, int BN>
-cudaError_t launch_gemm(const CUtensorMap &tmx, const CUtensorMap &tmg, const BwArgs &a, dim3 grid, int smem,
-                        cudaStream_t stream) {
-    return launch_big_smem<bwd_weight_wgmma_kernel<TY, BN>>(grid, kThreads, smem, stream, tmx, tmg, a);
+cudaError_t launch_gemm(const CUtensorMap &tmx, const CUtensorMap &tmg, const CUtensorMap &tmx0, const BwArgs &a,
+                        dim3 grid, int smem, cudaStream_t stream) {
+    return launch_big_smem<bwd_weight_wgmma_kernel<TY, BN>>(grid, kThreads, smem, stream, tmx, tmg, tmx0, a);
 }
 
 template <int TY, int BN>
@@ -334,13 +373,15 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     const int qchunks = pitch / kBK;
     const int rows = s * cout;
     const int halves = TY == WG_TF32X3 ? 2 : 1;
+    const int x0 = shift0_from_x(es, Tn, L, x) ? 1 : 0;
+    const int Tc = Tn - x0; /* shifted copies made */
 
-    /* Batch chunk: planes [nb][rows][pitch] + copies [T][nb][cin][pitch], both halves.
+    /* Batch chunk: planes [nb][rows][pitch] + copies [Tc][nb][cin][pitch], both halves.
      * CONVT1D_WGMMA_BW_SCRATCH (bytes) overrides the budget: tests force several chunks with it. */
     size_t budget = kScratchBudget;
     const char *bv = getenv("CONVT1D_WGMMA_BW_SCRATCH");
     if (bv && bv[0] && strtoull(bv, nullptr, 10) > 0) budget = (size_t)strtoull(bv, nullptr, 10);
-    const size_t per_n = ((size_t)rows + (size_t)Tn * cin) * pitch * es * halves;
+    const size_t per_n = ((size_t)rows + (size_t)Tc * cin) * pitch * es * halves;
     /* Equal chunks: a short last one would run a sliver of the grid (run 30: 15 + 1 samples). */
     const int64_t fit = per_n * N <= budget ? N : (budget / per_n > 0 ? (int64_t)(budget / per_n) : 1);
     const int64_t nchunks = (N + fit - 1) / fit;
@@ -361,13 +402,15 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     a.nb = nb;
     a.nstride = nb;
     a.accumulate = 0;
+    a.x0 = x0;
+    a.xn0 = 0;
     const int SB = bw_stage_bytes<BN>() * halves;
     a.stages = (kMaxSmem - 1024 - 128) / SB;
     if (a.stages > 8) a.stages = 8;
     if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int smem = a.stages * SB + a.stages * 16 + 1024;
 
-    const size_t pl_elems = (size_t)nb * rows * pitch, xs_elems = (size_t)Tn * nb * cin * pitch;
+    const size_t pl_elems = (size_t)nb * rows * pitch, xs_elems = (size_t)(Tc > 0 ? Tc : 1) * nb * cin * pitch;
     const size_t pl_bytes = (pl_elems * es * halves + 1023) / 1024 * 1024;
     const size_t xs_bytes = (xs_elems * es * halves + 1023) / 1024 * 1024;
     const size_t ws_bytes = (size_t)splits * Tn * cin * a.rows_p * sizeof(float);
@@ -380,9 +423,11 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     T *xs = reinterpret_cast<T *>(base + pl_bytes);
     a.ws = reinterpret_cast<float *>(base + pl_bytes + xs_bytes);
 
-    CUtensorMap tmx, tmg;
-    if (!make_map(&tmx, xs, es, (uint64_t)Lg, (uint64_t)cin, (uint64_t)Tn * nb * halves, kBK, kBM, 1, pitch) ||
-        !make_map(&tmg, pl, es, (uint64_t)Lg, (uint64_t)rows, (uint64_t)nb * halves, kBK, BN, 1, pitch)) {
+    CUtensorMap tmx, tmg, tmx0;
+    memset(&tmx0, 0, sizeof(tmx0)); /* never read without x0 */
+    if (!make_map(&tmx, xs, es, (uint64_t)Lg, (uint64_t)cin, (uint64_t)(Tc > 0 ? Tc : 1) * nb * halves, kBK, kBM, 1, pitch) ||
+        !make_map(&tmg, pl, es, (uint64_t)Lg, (uint64_t)rows, (uint64_t)nb * halves, kBK, BN, 1, pitch) ||
+        (x0 && !make_map(&tmx0, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)N, kBK, kBM, 1))) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
@@ -415,14 +460,21 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
             bw_planes_kernel<TY><<<dim3((unsigned)((int64_t)nc * cout), (unsigned)q_tiles), 256, span_bytes, stream>>>(
                 gyc, pl, s, p, L_out, pitch, QT, (int64_t)pl_elems);
         }
-        bw_shift_kernel<TY><<<dim3((unsigned)((int64_t)nc * cin), (unsigned)xq_tiles), 256, shift_bytes, stream>>>(
-            static_cast<const T *>(x) + (int64_t)n0 * cin * L, xs, L, pitch, Tn, (int64_t)nb * cin, (int64_t)xs_elems);
+        if (x0) {
+            if constexpr (sizeof(T) == 2)
+                bw_shift1_kernel<TY><<<dim3((unsigned)((int64_t)nc * cin), (unsigned)((pitch + 2047) / 2048)), 256, 0, stream>>>(
+                    static_cast<const T *>(x) + (int64_t)n0 * cin * L, xs, L, pitch);
+        } else {
+            bw_shift_kernel<TY><<<dim3((unsigned)((int64_t)nc * cin), (unsigned)xq_tiles), 256, shift_bytes, stream>>>(
+                static_cast<const T *>(x) + (int64_t)n0 * cin * L, xs, L, pitch, Tn, (int64_t)nb * cin, (int64_t)xs_elems);
+        }
         e = cudaGetLastError();
         if (e != cudaSuccess) break;
         BwArgs c = a;
         c.accumulate = n0 > 0;
         c.nb = nc; /* a short last chunk reduces over fewer samples; the maps keep stride nb */
-        e = launch_gemm<TY, BN>(tmx, tmg, c, grid, smem, stream);
+        c.xn0 = n0;
+        e = launch_gemm<TY, BN>(tmx, tmg, tmx0, c, grid, smem, stream);
     }
     if (e == cudaSuccess) {
         const dim3 rgrid((unsigned)(((int64_t)cout * K + 255) / 256), (unsigned)((cin + kReduceCi - 1) / kReduceCi));

@@ -285,8 +285,9 @@ def test_wgmma_grad_weight(c, dtype, tol, tf32, pick, monkeypatch):
     if pick != "heuristic":  # the phase-plane kernel, not the register-A one that takes strides up to 4 first
         monkeypatch.setenv("CONVT1D_WGMMA_BW", "1")
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS", "0")
-    if pick == "forced_general":  # planes by the general kernel where the unit transpose would take them
+    if pick == "forced_general":  # the general pre-passes: planes kernel, both shifted copies of x
         monkeypatch.setenv("CONVT1D_WGMMA_PLANES_UNITS", "0")
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_X0", "0")
     if pick == "chunked":  # about one sample per batch chunk: partials added chunk after chunk
         monkeypatch.setenv("CONVT1D_WGMMA_BW_SCRATCH", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
@@ -446,7 +447,9 @@ def test_wgmma_grad_weight_one_phase(c, dtype, tol, tf32, pick, monkeypatch):
 
 # The unit transposes of grad_y's phase planes (a plane position of one channel = 16 or 32 bytes starting 8-byte
 # aligned): grad_input's transposed planes (wgmma_planes_t_units_kernel) and grad_weight's planes
-# (bw_planes_units_kernel) run where their rule says, and the gradients match float64 either way.
+# (bw_planes_units_kernel); and grad_weight's shift 0 read from x itself with the one shifted copy by
+# bw_shift1_kernel (16-bit, two shifts, x rows a 16-byte multiple). Each runs where its rule says, and the
+# gradients match float64 either way (general: every general pre-pass forced).
 UNIT_CASES = [shape("s8_p4", 3, 256, 96, 16, 300, stride=8, padding=4),     # 16-bit: 16-byte units; fp32: 32 bytes
               shape("s16_p8", 2, 128, 40, 32, 130, stride=16, padding=8),  # 16-bit: 32 bytes; fp32: 64, general
               shape("s8_p3", 2, 128, 64, 16, 200, stride=8, padding=3),    # units start at odd elements: general
@@ -473,6 +476,7 @@ def test_wgmma_planes_units(c, dtype, tol, tf32, general, monkeypatch):
     monkeypatch.setenv("CONVT1D_BWD_WEIGHT_FUSED", "0")
     if general:
         monkeypatch.setenv("CONVT1D_WGMMA_PLANES_UNITS", "0")
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_X0", "0")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
     out = {}
@@ -484,6 +488,10 @@ def test_wgmma_planes_units(c, dtype, tol, tf32, general, monkeypatch):
     want = units_expected(c, dtype) and not general
     assert any("wgmma_planes_t_units_kernel" in n for n in names) == want, names
     assert any("bw_planes_units_kernel" in n for n in names) == want, names
+    es = x.element_size()
+    taps = (c["K"] - 1) * c["dilation"] // c["stride"] + 1
+    want_x0 = es == 2 and taps == 2 and (c["L"] * es) % 16 == 0 and not general
+    assert any("bw_shift1_kernel" in n for n in names) == want_x0, names
     gx, gw = out["g"][0], out["g"][1]
     x64 = x.double().requires_grad_()
     (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
