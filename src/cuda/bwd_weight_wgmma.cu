@@ -340,12 +340,6 @@ __global__ void __launch_bounds__(256) bw_reduce_kernel(const float *ws, typenam
         if (ci0 + u < cin) gw[(int64_t)(ci0 + u) * cout * K + idx] = wg_type<TY>::from_f(v[u]);
 }
 
-/* CONVT1D_WGMMA_PLANES_UNITS=0: the planes always by the general kernel (A/B, tests). */
-bool planes_units_off() {
-    const char *v = getenv("CONVT1D_WGMMA_PLANES_UNITS");
-    return v && v[0] == '0';
-}
-
 /* Shift 0 from x itself (BwArgs::x0): 16-bit with two shifts and x rows a 16-byte multiple (TF32 keeps its
  * copies: they are rounded to TF32 on the way, x is not). CONVT1D_WGMMA_BW_X0=0 never (A/B, tests). */
 bool shift0_from_x(int es, int Tn, int L, const void *x) {

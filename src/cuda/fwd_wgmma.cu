@@ -1164,12 +1164,6 @@ struct BwdInput {
     int s, p, cout, L_out, Lg;
 };
 
-/* CONVT1D_WGMMA_PLANES_UNITS=0: the grad_input planes always by the general transpose (A/B, tests). */
-bool planes_units_off() {
-    const char *v = getenv("CONVT1D_WGMMA_PLANES_UNITS");
-    return v && v[0] == '0';
-}
-
 /* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream.
  * bi: grad_input mode (x is grad_y, w the layer's weight): the planes-transpose and the gather pack. */
 template <int TY>

@@ -8,6 +8,7 @@
 #include <cuda_fp16.h>
 #include <cudaTypedefs.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "convt1d.h"
 #include "wgmma_ops.cuh"
@@ -322,6 +323,14 @@ __device__ __forceinline__ void store_vec(typename wg_type<TY>::T *dst, const fl
 }
 
 /* ------------------------------------------------------------------ host side */
+
+/* CONVT1D_WGMMA_PLANES_UNITS=0 (read at every call; A/B, tests): grad_y's phase planes always by the general kernels
+ * (grad_input's transposed planes in fwd_wgmma.cu, grad_weight's planes in bwd_weight_wgmma.cu), not the unit
+ * transposes. */
+inline bool planes_units_off() {
+    const char *v = getenv("CONVT1D_WGMMA_PLANES_UNITS");
+    return v && v[0] == '0';
+}
 
 /* The operand kind of a problem's dtype and math mode; -1 for dtypes the wgmma kernels do not take. */
 inline int wg_kind(convt1d_dtype dtype, convt1d_math math) {
