@@ -7,6 +7,10 @@ with mask [1, 0, 0] / [0, 1, 0] against aten's convolution_backward).
 
     python dev/python/ab_wgmma.py --shapes upsample_x8_bias,codec_dec_s8 --modes fp32,fp16 --out ab.json
     python dev/python/ab_wgmma.py --shapes kernelbench_74 --variants old=CONVT1D_WGMMA_RS_EPI:direct,shipped
+
+Timing order (--order): abba by default, cuDNN and the variants timed in order and then in reverse, each the mean of
+its two medians (convt1d.bench.abba_times); --order once times each once in the order given, as runs up to 136 did
+(there the first slot ran fast on power-hungry layers: compare away from it).
 """
 import argparse
 import json
@@ -18,7 +22,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import convt1d  # noqa: E402
-from convt1d.bench import _aten_bwd, load_shapes, time_kernel  # noqa: E402
+from convt1d.bench import _aten_bwd, abba_times, load_shapes, time_kernel  # noqa: E402
 
 VARIANTS = {"mma_sync": {"CONVT1D_WGMMA": "0"}, "wg128": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128"},
             "wg128x2": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128x2"},
@@ -33,6 +37,9 @@ def main():
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--budget-ms", type=float, default=80)
     ap.add_argument("--kind", default="fwd", choices=["fwd", "bwd_input", "bwd_weight"])
+    ap.add_argument("--order", default="abba", choices=["abba", "once"],
+                    help="abba (default): cuDNN and every variant timed in order then reversed, each the mean of its "
+                         "two medians; once: each timed once in the order given (sessions up to 14)")
     ap.add_argument("--out")
     a = ap.parse_args()
     variants = {}
@@ -59,29 +66,45 @@ def main():
                 lout = (c["L"] - 1) * c["stride"] - 2 * c["padding"] + c["dilation"] * (c["K"] - 1) + c["output_padding"] + 1
                 gy = torch.randn(c["N"], c["Cout"], lout, device="cuda", dtype=dt, generator=g)
                 mask = [a.kind == "bwd_input", a.kind == "bwd_weight", False]
-                i = 0 if a.kind == "bwd_input" else 1
-                r = _aten_bwd(gy.double(), x.double(), w.double(), c, mask, None)[i]
-                theirs = lambda: _aten_bwd(gy, x, w, c, mask, None)[i]  # noqa: E731
+                gi = 0 if a.kind == "bwd_input" else 1
+                r = _aten_bwd(gy.double(), x.double(), w.double(), c, mask, None)[gi]
+                theirs = lambda: _aten_bwd(gy, x, w, c, mask, None)[gi]  # noqa: E731
                 mine = lambda: torch.ops.convt1d.conv_transpose1d_backward(  # noqa: E731
-                    gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], mask)[i]
-            rec = dict(name=c["name"], mode=mode, kind=a.kind, cudnn_ms=time_kernel(theirs, x.device, budget_ms=a.budget_ms))
+                    gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], mask)[gi]
+            rec = dict(name=c["name"], mode=mode, kind=a.kind, order=a.order)
             flops = 2.0 * c["N"] * c["L"] * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"]
-            for v, env in variants.items():
+            names = list(variants)
+
+            def time_one(i, check=False):
+                """Entry 0 is cuDNN; entry i > 0 variant names[i-1], its env set only while it runs."""
+                if i == 0:
+                    return time_kernel(theirs, x.device, budget_ms=budget)
                 saved = {k: os.environ.get(k) for k in keys}
                 for k in saved:
                     os.environ.pop(k, None)
-                os.environ.update(env)
+                os.environ.update(variants[names[i - 1]])
                 try:
-                    y = mine()
-                    err = ((y.double() - r).abs().max() / r.abs().max()).item()
-                    ms = time_kernel(mine, x.device, budget_ms=a.budget_ms)
-                    rec[v + "_ms"], rec[v + "_err"] = ms, err
-                    rec[v + "_tflops"] = flops / ms / 1e9
+                    if check:
+                        y = mine()
+                        return ((y.double() - r).abs().max() / r.abs().max()).item()
+                    return time_kernel(mine, x.device, budget_ms=budget)
                 finally:
                     for k, val in saved.items():
                         os.environ.pop(k, None)
                         if val is not None:
                             os.environ[k] = val
+
+            for i, v in enumerate(names, 1):
+                rec[v + "_err"] = time_one(i, check=True)
+            if a.order == "abba":  # each entry timed twice, in order then reversed, half the budget each
+                budget = a.budget_ms / 2
+                times = abba_times(len(names) + 1, time_one)
+            else:  # once each, in the order given (the first slot can run fast on power-hungry layers)
+                budget = a.budget_ms
+                times = [time_one(i) for i in range(len(names) + 1)]
+            rec["cudnn_ms"] = times[0]
+            for v, ms in zip(names, times[1:]):
+                rec[v + "_ms"], rec[v + "_tflops"] = ms, flops / ms / 1e9
             recs.append(rec)
             line = f"{c['name']:24s} {mode:11s} cudnn {rec['cudnn_ms']:7.3f}"
             for v in variants:

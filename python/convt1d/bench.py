@@ -133,18 +133,21 @@ def time_kernel(fn, device, min_runs: int = 20, budget_ms: float = 400.0) -> flo
     return statistics.median(ts)
 
 
+def abba_times(n: int, time_one) -> list:
+    """time_one(i) for i = 0 .. n-1 and then n-1 .. 0 (A B C C B A), each i's result the mean of its two: a drift
+    during the measurement (the card heating up to its power cap on the big layers) then weighs on every entry
+    alike. Timed once in order, the first entry ran up to ~10% faster on KernelBench 64 (run 123: the same kernel
+    first and third in one process, 1.149 vs 1.260 ms)."""
+    first = [time_one(i) for i in range(n)]
+    second = {i: time_one(i) for i in reversed(range(n))}
+    return [(first[i] + second[i]) / 2 for i in range(n)]
+
+
 def time_kernel_pair(fa, fb, device, budget_ms: float = 400.0):
     """Median milliseconds of fa() and of fb() (time_kernel), timed in the order fa, fb, fb, fa with half the
-    budget each, each side the mean of its two medians: a drift during the measurement (the card heating
-    up to its power cap on the big layers) then weighs on both sides alike. Timed fa-then-fb, the first
-    side ran up to ~10% faster on KernelBench 64 (run 123: the same kernel first and third in one process,
-    1.149 vs 1.260 ms)."""
-    half = budget_ms / 2
-    a1 = time_kernel(fa, device, budget_ms=half)
-    b1 = time_kernel(fb, device, budget_ms=half)
-    b2 = time_kernel(fb, device, budget_ms=half)
-    a2 = time_kernel(fa, device, budget_ms=half)
-    return (a1 + a2) / 2, (b1 + b2) / 2
+    budget each, each side the mean of its two medians (abba_times)."""
+    fns = (fa, fb)
+    return tuple(abba_times(2, lambda i: time_kernel(fns[i], device, budget_ms=budget_ms / 2)))
 
 
 def time_calls(fn, device, budget_ms: float = 300.0) -> float:

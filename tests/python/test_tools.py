@@ -162,3 +162,19 @@ def test_kernel_timer_pair_is_abba():
     assert 0 < ta < tb, (ta, tb)
     assert [k for k, _ in itertools.groupby(order)] == ["a", "b", "a"]  # a-run, b-run (both b timings), a-run
     assert 0.8 < tb < 3.0  # fb sleeps 1 ms per call
+
+
+def test_abba_times_order_and_means():
+    """abba_times: entries timed 0..n-1 then n-1..0, each the mean of its two results, so a steady drift (here +1
+    per timing) gives every entry the same mean; ab_wgmma.py and time_kernel_pair time through it."""
+    from convt1d import bench
+
+    calls = []
+
+    def time_one(i):
+        calls.append(i)
+        return 10.0 * i + len(calls)  # entry i's true time 10*i, plus a drift of one per timing so far
+
+    got = bench.abba_times(3, time_one)
+    assert calls == [0, 1, 2, 2, 1, 0]
+    assert got == [3.5, 13.5, 23.5]  # (1 + 6) / 2, 10 + (2 + 5) / 2, 20 + (3 + 4) / 2
