@@ -404,7 +404,7 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int smem = a.stages * SB + a.stages * 16 + 1024;
 
-    const size_t pl_elems = (size_t)nb * rows * pitch, xs_elems = (size_t)(Tc > 0 ? Tc : 1) * nb * cin * pitch;
+    const size_t pl_elems = (size_t)nb * rows * pitch, xs_elems = (size_t)Tc * nb * cin * pitch;
     const size_t pl_bytes = (pl_elems * es * halves + 1023) / 1024 * 1024;
     const size_t xs_bytes = (xs_elems * es * halves + 1023) / 1024 * 1024;
     const size_t ws_bytes = (size_t)splits * Tn * cin * a.rows_p * sizeof(float);
@@ -419,7 +419,7 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
 
     CUtensorMap tmx, tmg, tmx0;
     memset(&tmx0, 0, sizeof(tmx0)); /* never read without x0 */
-    if (!make_map(&tmx, xs, es, (uint64_t)Lg, (uint64_t)cin, (uint64_t)(Tc > 0 ? Tc : 1) * nb * halves, kBK, kBM, 1, pitch) ||
+    if (!make_map(&tmx, xs, es, (uint64_t)Lg, (uint64_t)cin, (uint64_t)Tc * nb * halves, kBK, kBM, 1, pitch) ||
         !make_map(&tmg, pl, es, (uint64_t)Lg, (uint64_t)rows, (uint64_t)nb * halves, kBK, BN, 1, pitch) ||
         (x0 && !make_map(&tmx0, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)N, kBK, kBM, 1))) {
         cudaFreeAsync(scratch, stream);
@@ -441,9 +441,8 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
         const T *gyc = static_cast<const T *>(gy) + (int64_t)n0 * cout * L_out;
-        const int su = s * es; /* bytes per unit */
-        if ((su == 16 || su == 32) && (p * es) % 8 == 0 && ((int64_t)L_out * es) % 8 == 0 && ((uintptr_t)gyc & 7) == 0 &&
-            !planes_units_off()) {
+        const int su = plane_unit_bytes(s, es, p, L_out, gyc); /* bytes per unit, 0: the general kernel */
+        if (su) {
             const int QB = kPlanesUnitsThreads * (16 / es);
             const dim3 g((unsigned)((int64_t)nc * cout), (unsigned)((pitch + QB - 1) / QB));
             if (su == 16)

@@ -1230,10 +1230,9 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
-        const int su = bi ? bi->s * es : 0; /* bytes per plane unit */
         const T *gyc = bi ? static_cast<const T *>(x) + (int64_t)n0 * bi->cout * bi->L_out : nullptr;
-        if (bi && (su == 16 || su == 32) && (bi->p * es) % 8 == 0 && ((int64_t)bi->L_out * es) % 8 == 0 &&
-            ((uintptr_t)gyc & 7) == 0 && !planes_units_off()) {
+        const int su = bi ? plane_unit_bytes(bi->s, es, bi->p, bi->L_out, gyc) : 0; /* bytes per plane unit */
+        if (su) {
             const dim3 g((unsigned)((bi->cout + 31) / 32), (unsigned)((L + 31) / 32), (unsigned)nc);
             if (su == 16)
                 wgmma_planes_t_units_kernel<TY, 1><<<g, tb, 0, stream>>>(gyc, xt, bi->cout, bi->p, bi->L_out, L, cin_pad, xt_elems);
@@ -1242,8 +1241,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         } else if (bi) {
             const int cpt = bi->s <= 64 ? 64 / bi->s : 1;
             wgmma_planes_t_kernel<TY><<<dim3((unsigned)((L + 63) / 64), (unsigned)((bi->cout + cpt - 1) / cpt), (unsigned)nc), tb, 0, stream>>>(
-                static_cast<const T *>(x) + (int64_t)n0 * bi->cout * bi->L_out, xt, bi->cout, bi->s, bi->p, bi->L_out, L,
-                cin_pad, xt_elems);
+                gyc, xt, bi->cout, bi->s, bi->p, bi->L_out, L, cin_pad, xt_elems);
         } else {
             wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
                 static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
@@ -1581,7 +1579,7 @@ bool rs_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work) {
  * 12288: TF32 1.28 vs 1.15, strict 3.30 vs 2.63; split TF32 already past 2048: codec_dec_s5, 2560, 1.07 vs
  * 0.96 in run 40, upsample_x8 4096 equal) and with too few tiles for the GPU (batch-1 single_utterance_x8,
  * 14 tiles: 0.154 vs 0.104). Stride 5 (run 40): codec_dec_s5 bf16 0.37 vs 0.54. */
-bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work, bool bulk, int64_t gy_len) {
+bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work, bool bulk, bool units) {
     /* With grad_y staged by bulk copies (run 73, ms, forced RS vs shipped) it wins there too: KernelBench 79
      * bf16 0.63 vs 1.16 (cuDNN 0.75), TF32 0.80 vs 0.88, strict 1.10 vs 1.18. */
     const int64_t tiles = P.batch * ((P.in_length + 255) / 256) * ((a.cout + 255) / 256);
@@ -1589,8 +1587,7 @@ bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work, 
      * kernel has under four tiles per SM: the SS path wins there since that transpose runs at the copy bandwidth
      * (run 136, ms, bf16: hifigan_up1, 256 tiles, 0.336 vs 0.382, cuDNN 0.339; upsample_x8, 1024 tiles, RS 1.22-1.25
      * vs 1.31). */
-    if ((ty == WG_F16 || ty == WG_BF16) && P.stride == 8 && (P.padding * 2) % 8 == 0 && (gy_len * 2) % 8 == 0 &&
-        tiles < 4 * (int64_t)convt1d_sm_count() && !planes_units_off())
+    if ((ty == WG_F16 || ty == WG_BF16) && P.stride == 8 && units && tiles < 4 * (int64_t)convt1d_sm_count())
         return false;
     return (bulk || convt1d_pl_gcd(P.stride, P.dilation) == 1) && work <= (ty == WG_TF32X3 ? 2048 : 4096) &&
            tiles >= convt1d_sm_count();
@@ -1733,7 +1730,8 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const BwdInput bi_rs = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
     const char *rv = getenv("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
-    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bi_bulk(grad_y), pr.out_length))) { /* grad_y read in place */
+    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bi_bulk(grad_y),
+                                                            plane_unit_bytes(s, ty >= WG_TF32 ? 4 : 2, P.padding, pr.out_length, grad_y) != 0))) { /* grad_y read in place */
         const convt1d_status st = dispatch_rs(ty, pr, grad_y, w, a, K, d, stream, &bi_rs);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }

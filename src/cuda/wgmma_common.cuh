@@ -332,6 +332,17 @@ inline bool planes_units_off() {
     return v && v[0] == '0';
 }
 
+/* Bytes per unit where grad_y's phase planes are a transpose of whole units (Session 14): one plane position of one
+ * channel, s values of es bytes, is 16 or 32 bytes and starts 8-byte aligned (p*es, L_out*es and grad_y's address
+ * multiples of 8); else 0 (and with CONVT1D_WGMMA_PLANES_UNITS=0). The one rule for both unit kernels and for the
+ * grad_input path choice that counts on them (rs_bi_pays). */
+inline int plane_unit_bytes(int64_t s, int es, int64_t p, int64_t L_out, const void *gy) {
+    const int64_t su = s * es;
+    if ((su != 16 && su != 32) || (p * es) % 8 != 0 || (L_out * es) % 8 != 0 || ((uintptr_t)gy & 7) != 0)
+        return 0;
+    return planes_units_off() ? 0 : (int)su;
+}
+
 /* The operand kind of a problem's dtype and math mode; -1 for dtypes the wgmma kernels do not take. */
 inline int wg_kind(convt1d_dtype dtype, convt1d_math math) {
     if (dtype == CONVT1D_F16) return WG_F16;

@@ -109,25 +109,32 @@ def test_phase_identities_float64():
         assert " 0 failed" in r.stdout and " passed" in r.stdout, r.stdout
 
 
-def test_latency_timer_interleaves_and_restores_gc():
-    """time_calls_pair (latency shapes): both sides timed in alternating bursts, per-call ms that reflect
-    each function's own cost, and Python's garbage collector left as it was."""
-    import gc
+def _sleepers(a_s, b_s):
+    """Two functions that sleep a_s / b_s seconds per call and record their calls ("a", "b") in a list."""
     import time
-
-    import torch
-    from convt1d import bench
 
     order = []
 
     def fa():
         order.append("a")
-        time.sleep(0.0002)
+        time.sleep(a_s)
 
     def fb():
         order.append("b")
-        time.sleep(0.002)
+        time.sleep(b_s)
 
+    return order, fa, fb
+
+
+def test_latency_timer_interleaves_and_restores_gc():
+    """time_calls_pair (latency shapes): both sides timed in alternating bursts, per-call ms that reflect
+    each function's own cost, and Python's garbage collector left as it was."""
+    import gc
+
+    import torch
+    from convt1d import bench
+
+    order, fa, fb = _sleepers(0.0002, 0.002)
     was = gc.isenabled()
     ta, tb = bench.time_calls_pair(fa, fb, torch.device("cpu"), budget_ms=60.0, rounds=3)
     assert gc.isenabled() == was
@@ -143,21 +150,11 @@ def test_kernel_timer_pair_is_abba():
     """time_kernel_pair (the non-latency shapes): fa, fb, fb, fa runs of each side's timer, each side the mean
     of its two medians, so a slow drift during the measurement weighs on both sides alike."""
     import itertools
-    import time
 
     import torch
     from convt1d import bench
 
-    order = []
-
-    def fa():
-        order.append("a")
-        time.sleep(0.0002)
-
-    def fb():
-        order.append("b")
-        time.sleep(0.001)
-
+    order, fa, fb = _sleepers(0.0002, 0.001)
     ta, tb = bench.time_kernel_pair(fa, fb, torch.device("cpu"), budget_ms=40.0)
     assert 0 < ta < tb, (ta, tb)
     assert [k for k, _ in itertools.groupby(order)] == ["a", "b", "a"]  # a-run, b-run (both b timings), a-run
