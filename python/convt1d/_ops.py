@@ -10,7 +10,7 @@ import torch
 
 from . import _lib
 
-__all__ = ["forward_impl", "backward_impl", "EagerFunction", "eager_apply", "DTYPES"]
+__all__ = ["forward_impl", "backward_impl", "EagerFunction", "eager_apply", "eager_op", "eager_op_cuda", "DTYPES"]
 
 DTYPES = {torch.float32: _lib.F32, torch.float16: _lib.F16, torch.bfloat16: _lib.BF16,
           torch.float64: _lib.F64}
@@ -86,8 +86,9 @@ def _same_cuda_device(*ts):
 
 
 # ------------------------------------------------------------------------------------ real kernels
-def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
-    """y = conv_transpose1d(x, w, b) for contiguous-able 3-D x on CPU or CUDA (no autograd)."""
+def _forward(x, w, b, stride, padding, output_padding, groups, dilation):
+    """(y, x, w, p, dt): y = conv_transpose1d(x, w, b), and what a backward of the same call needs: x and w as
+    the kernel read them (contiguous), the validated Params and the dtype code."""
     if not x.is_contiguous():
         x = x.contiguous()
     if not w.is_contiguous():
@@ -113,7 +114,43 @@ def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
         st = _fwd_cpu(p, dt, x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), _num_threads())
     if st:
         _lib.raise_for(st, "convt1d forward")
-    return y
+    return y, x, w, p, dt
+
+
+def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
+    """y = conv_transpose1d(x, w, b) for contiguous-able 3-D x on CPU or CUDA (no autograd)."""
+    return _forward(x, w, b, stride, padding, output_padding, groups, dilation)[0]
+
+
+def _run_backward(gy, x, w, p, dt, mask):
+    """(grad_input, grad_weight, grad_bias), None where mask says not wanted, for contiguous gy, x, w of one
+    dtype and device whose shapes p (validated Params) describes."""
+    gx = torch.empty_like(x) if mask[0] else None
+    gw = torch.empty_like(w) if mask[1] else None
+    gb = gy.new_empty(p.out_channels) if mask[2] else None
+    if x.is_cuda:
+        idx = x.get_device()
+        args = (p, dt, _math(), gy.data_ptr(), x.data_ptr(), w.data_ptr(),
+                None if gx is None else gx.data_ptr(), None if gw is None else gw.data_ptr(),
+                None if gb is None else gb.data_ptr(), _raw_stream(idx))
+        if idx == _current_device():
+            st = _bwd_cuda(*args)
+        else:
+            with _DeviceGuard(idx):
+                st = _bwd_cuda(*args)
+        if st:
+            _lib.raise_for(st, "convt1d backward")
+    else:
+        nt = _num_threads()
+        if mask[0]:
+            _lib.check(_bwd_in_cpu(p, dt, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), nt),
+                       "convt1d backward (input)")
+        if mask[1]:
+            _lib.check(_bwd_w_cpu(p, dt, gy.data_ptr(), x.data_ptr(), gw.data_ptr(), nt),
+                       "convt1d backward (weight)")
+        if mask[2]:
+            _lib.check(_bwd_b_cpu(p, dt, gy.data_ptr(), gb.data_ptr(), nt), "convt1d backward (bias)")
+    return gx, gw, gb
 
 
 def _backward(gy, x, w, conv, mask):
@@ -121,7 +158,6 @@ def _backward(gy, x, w, conv, mask):
     dilation); an entry not asked for in mask is None. On CUDA one C call computes all of them (one
     validation, grad_w's scratch taken stream-ordered by the library): the training step's backward is
     latency-bound on small layers, and every host microsecond shows there."""
-    want_x, want_w, want_b = mask
     if not gy.is_contiguous():
         gy = gy.contiguous()
     if not x.is_contiguous():
@@ -141,32 +177,9 @@ def _backward(gy, x, w, conv, mask):
             f"grad_output ({gy.dtype}), input ({x.dtype}) and weight ({w.dtype}) must share one dtype",
             _lib.INVALID_VALUE)
     dt = _dtype_code(x)
-    gx = torch.empty_like(x) if want_x else None
-    gw = torch.empty_like(w) if want_w else None
-    gb = gy.new_empty(cout) if want_b else None
     if x.is_cuda:
-        idx = _same_cuda_device(gy, x, w)
-        args = (p, dt, _math(), gy.data_ptr(), x.data_ptr(), w.data_ptr(),
-                None if gx is None else gx.data_ptr(), None if gw is None else gw.data_ptr(),
-                None if gb is None else gb.data_ptr(), _raw_stream(idx))
-        if idx == _current_device():
-            st = _bwd_cuda(*args)
-        else:
-            with _DeviceGuard(idx):
-                st = _bwd_cuda(*args)
-        if st:
-            _lib.raise_for(st, "convt1d backward")
-    else:
-        nt = _num_threads()
-        if want_x:
-            _lib.check(_bwd_in_cpu(p, dt, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), nt),
-                       "convt1d backward (input)")
-        if want_w:
-            _lib.check(_bwd_w_cpu(p, dt, gy.data_ptr(), x.data_ptr(), gw.data_ptr(), nt),
-                       "convt1d backward (weight)")
-        if want_b:
-            _lib.check(_bwd_b_cpu(p, dt, gy.data_ptr(), gb.data_ptr(), nt), "convt1d backward (bias)")
-    return gx, gw, gb
+        _same_cuda_device(gy, x, w)
+    return _run_backward(gy, x, w, p, dt, mask)
 
 
 def backward_impl(gy, x, w, stride, padding, output_padding, groups, dilation, output_mask):
@@ -271,9 +284,11 @@ class EagerFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, w, b, conv):
-        ctx.conv = conv
+        y, _, _, p, dt = _forward(x, w, b, *conv)
+        ctx.conv, ctx.p, ctx.dt = conv, p, dt
+        # The inputs themselves (not contiguous copies), so that a double backward reaches them.
         ctx.save_for_backward(x, w)
-        return forward_impl(x, w, b, *conv)
+        return y
 
     @staticmethod
     def backward(ctx, gy):
@@ -283,7 +298,10 @@ class EagerFunction(torch.autograd.Function):
         if torch.is_grad_enabled():
             gx, gw, gb = _op_bwd(gy, x, w, *ctx.conv, list(mask))
             return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None, None)
-        gx, gw, gb = _backward(gy, x, w, ctx.conv, mask)
+        # Autograd hands over a gy of y's shape, dtype and device; x and w were checked with p in forward.
+        gx, gw, gb = _run_backward(gy if gy.is_contiguous() else gy.contiguous(),
+                                   x if x.is_contiguous() else x.contiguous(),
+                                   w if w.is_contiguous() else w.contiguous(), ctx.p, ctx.dt, mask)
         return gx, gw, gb, None
 
 
@@ -381,3 +399,26 @@ def _register_autocast(device_type: str) -> None:
 
 for _dev in ("cpu", "cuda"):
     _register_autocast(_dev)
+
+
+# --- the C++ eager op (src/torch/convt1d_torch.cpp): the same forward and autograd for plain tensors in eager mode,
+# with the autograd node in C++ (no Python on the backward's device thread). Loaded from beside the C library when
+# it was built for this very torch; CONVT1D_TORCH_OP=0 keeps the Python eager path (EagerFunction) instead.
+def _load_eager_op():
+    """(op, serves CUDA tensors) of convt1d_eager::conv_transpose1d, or (None, False)."""
+    import os
+    if os.environ.get("CONVT1D_TORCH_OP", "1") == "0":
+        return None, False
+    path = os.path.join(os.path.dirname(_lib.library_path), "libconvt1d_torch.so")
+    try:
+        with open(path[:-3] + ".torch_version") as fh:
+            if fh.read().strip() != torch.__version__:
+                return None, False  # built for another torch: its ABI may differ
+        torch.ops.load_library(path)
+        ns = torch.ops.convt1d_eager
+        return ns.conv_transpose1d.default, bool(ns.cuda_enabled()) and _lib.has_cuda()
+    except (OSError, RuntimeError, AttributeError):
+        return None, False
+
+
+eager_op, eager_op_cuda = _load_eager_op()

@@ -20,6 +20,7 @@ _dispatch_modes = getattr(_C, "_len_torch_dispatch_stack", lambda: 0)
 _function_modes = getattr(_C, "_is_torch_function_mode_enabled", lambda: False)
 _forward_impl = _ops.forward_impl
 _eager_apply = _ops.eager_apply
+_eager_op, _eager_op_cuda = _ops.eager_op, _ops.eager_op_cuda
 _op = torch.ops.convt1d.conv_transpose1d.default
 
 
@@ -105,8 +106,18 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
             and (input.is_cuda or input.is_cpu)
             and not _autocast_enabled("cuda" if input.is_cuda else "cpu")
             and not _dispatch_modes() and not _function_modes() and not _functorch_active()):
-        if _grad_enabled() and (input.requires_grad or weight.requires_grad
-                                or (bias is not None and bias.requires_grad)):
+        y = None
+        if _eager_op is not None and (_eager_op_cuda or not input.is_cuda):
+            # The C++ op (autograd node included). A failed C call is re-run below on the Python path, which
+            # raises the library's own exception types and messages.
+            try:
+                y = _eager_op(input, weight, bias, stride, padding, output_padding, groups, dilation)
+            except RuntimeError:
+                y = None
+        if y is not None:
+            pass
+        elif _grad_enabled() and (input.requires_grad or weight.requires_grad
+                                  or (bias is not None and bias.requires_grad)):
             y = _eager_apply(input, weight, bias, (stride, padding, output_padding, groups, dilation))
         else:
             y = _forward_impl(input, weight, bias, stride, padding, output_padding, groups, dilation)

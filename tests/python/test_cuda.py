@@ -129,6 +129,45 @@ def test_cuda_gradcheck_gradgradcheck():
     assert torch.autograd.gradgradcheck(f, ins)
 
 
+@pytest.mark.parametrize("path", ["cpp", "python"])
+def test_cuda_eager_op_backward_mask(path, monkeypatch):
+    # Both eager paths (the C++ op of src/torch, the Python autograd.Function): a backward launches kernels for the
+    # gradients asked for only, on the caller's (side) stream, and they match PyTorch; a graph-building backward
+    # (create_graph) goes through the backward op and still differentiates.
+    from convt1d import _ops, functional
+    if path == "python":
+        monkeypatch.setattr(functional, "_eager_op", None)
+    elif not _ops.eager_op_cuda:
+        pytest.skip("the C++ eager op is not built with CUDA for this torch")
+    c = dict(N=2, Cin=16, Cout=8, K=3, L=64, stride=2, padding=1, output_padding=1, groups=1, dilation=1, bias=True)
+    x, w, b = make_inputs(c, device="cuda")
+    kernel_of = {0: "bwd_input", 1: "bww_", 2: "bias_kernel"}
+    s = torch.cuda.Stream()
+    for needs in ((True, False, False), (False, True, False), (False, False, True), (True, True, True)):
+        ins = [t.clone().requires_grad_(n) for t, n in zip((x, w, b), needs)]
+        with torch.cuda.stream(s):
+            y = convt1d.conv_transpose1d(*ins, **kwargs(c))
+            assert ("CppFunction" in type(y.grad_fn).__name__) == (path == "cpp")
+            gy = torch.randn_like(y)
+            names = kernels_run(lambda: y.backward(gy))
+        for i, n in enumerate(needs):
+            assert any(kernel_of[i] in k for k in names) == n, (needs, names)
+        refs = [t.detach().clone().requires_grad_(n) for t, n in zip((x, w, b), needs)]
+        F.conv_transpose1d(*refs, **kwargs(c)).backward(gy)
+        for t, r, n in zip(ins, refs, needs):
+            assert (t.grad is not None) == n
+            if n:
+                assert rel_err(t.grad, r.grad) <= 5e-3
+    xs, ws = (t.double().requires_grad_() for t in (x, w))
+    y = convt1d.conv_transpose1d(xs, ws, None, **kwargs(c))
+    gx, = torch.autograd.grad(y, xs, torch.ones_like(y), create_graph=True)
+    gw2, = torch.autograd.grad(gx.square().sum(), ws)
+    xr, wr = (t.detach().requires_grad_() for t in (xs, ws))
+    gxr, = torch.autograd.grad(F.conv_transpose1d(xr, wr, None, **kwargs(c)), xr, torch.ones_like(y), create_graph=True)
+    gwr, = torch.autograd.grad(gxr.square().sum(), wr)
+    assert rel_err(gw2, gwr) <= 1e-10
+
+
 def test_cuda_backward_deterministic_bitwise():
     c = dict(N=8, Cin=64, Cout=64, K=4, L=4096, stride=2, padding=1, output_padding=0, groups=1,
              dilation=1, bias=True)

@@ -1,0 +1,202 @@
+/* The eager PyTorch path in C++: convt1d_eager::conv_transpose1d, an op whose autograd node and kernels call the
+ * C API (include/convt1d.h) directly. python/convt1d/functional.py takes it for plain tensors in eager mode when
+ * this library was built for the running torch (torch.ops.load_library in _ops.py); everything else (torch.compile,
+ * autocast, functorch, __torch_function__ / dispatch modes) stays on the convt1d:: ops defined in _ops.py.
+ *
+ * Why: a small layer's training step is host-bound, and the Python autograd.Function cost as much host time as
+ * cuDNN's whole C++ path (run 140: the Python node's own time 30-56 us per step on the H200 host). Here the forward
+ * is one dispatcher call and the backward node never takes the GIL.
+ *
+ * Errors: parameter rules and messages live in the C core; a failed C call raises a RuntimeError with its sentence,
+ * and the Python caller then re-runs the call on the Python path, which raises the library's own exception types. */
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/library.h>
+
+#include <array>
+#include <tuple>
+
+#ifdef CONVT1D_TORCH_CUDA
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+#include "convt1d.h"
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+struct Conv {
+    int64_t stride, padding, output_padding, groups, dilation;
+};
+
+[[noreturn]] void fail(convt1d_status st, const char *what) {
+    const char *msg = convt1d_last_error();
+    TORCH_CHECK(false, what, ": ", msg && msg[0] ? msg : convt1d_status_string(st));
+}
+
+inline void check(convt1d_status st, const char *what) {
+    if (st != CONVT1D_SUCCESS) fail(st, what);
+}
+
+convt1d_dtype dtype_code(const at::Tensor &t) {
+    switch (t.scalar_type()) {
+    case at::kFloat: return CONVT1D_F32;
+    case at::kHalf: return CONVT1D_F16;
+    case at::kBFloat16: return CONVT1D_BF16;
+    case at::kDouble: return CONVT1D_F64;
+    default: TORCH_CHECK(false, "convt1d supports float32, float16, bfloat16 and float64 tensors, got ", t.scalar_type());
+    }
+}
+
+/* The C core's problem for 3-D x and w (the validation, and L_out, come from convt1d_validate). */
+convt1d_params params_of(const at::Tensor &x, const at::Tensor &w, const Conv &c, int64_t *lout) {
+    TORCH_CHECK(x.dim() == 3 && w.dim() == 3, "convt1d_eager::conv_transpose1d takes 3-D input and weight");
+    /* groups < 1 reaches the C core as such, so that its message names groups (as _ops._cout does) */
+    const int64_t cout = c.groups >= 1 ? w.size(1) * c.groups : w.size(1);
+    convt1d_params p = convt1d_params_make(x.size(0), x.size(1), cout, x.size(2), w.size(2));
+    p.stride = c.stride, p.padding = c.padding, p.output_padding = c.output_padding;
+    p.dilation = c.dilation, p.groups = c.groups;
+    check(convt1d_validate(&p, lout), "convt1d forward");
+    return p;
+}
+
+convt1d_math math_mode() {
+    /* Read at every call, like cuDNN: TF32 only when PyTorch allows it for convolutions. */
+    return at::globalContext().allowTF32CuDNN() ? CONVT1D_MATH_ALLOW_TF32 : CONVT1D_MATH_STRICT_FP32;
+}
+
+#ifdef CONVT1D_TORCH_CUDA
+convt1d_stream stream_of(const at::Tensor &t) {
+    return reinterpret_cast<convt1d_stream>(c10::cuda::getCurrentCUDAStream(t.device().index()).stream());
+}
+#endif
+
+at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10::optional<at::Tensor> &b0,
+                          const Conv &c) {
+    const at::Tensor x = x0.contiguous(), w = w0.contiguous();
+    const at::Tensor b = b0.has_value() && b0->defined() ? b0->contiguous() : at::Tensor();
+    int64_t lout = 0;
+    const convt1d_params p = params_of(x, w, c, &lout);
+    const convt1d_dtype dt = dtype_code(x);
+    at::Tensor y = at::empty({x.size(0), p.out_channels, lout}, x.options());
+    const void *bp = b.defined() ? b.data_ptr() : nullptr;
+    if (x.is_cuda()) {
+#ifdef CONVT1D_TORCH_CUDA
+        const c10::cuda::CUDAGuard guard(x.device());
+        check(convt1d_forward_cuda(&p, dt, math_mode(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), stream_of(x)),
+              "convt1d forward");
+#else
+        TORCH_CHECK(false, "convt1d_eager was built without CUDA");
+#endif
+    } else {
+        check(convt1d_forward_cpu(&p, dt, x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), at::get_num_threads()),
+              "convt1d forward");
+    }
+    return y;
+}
+
+/* grad_input, grad_weight, grad_bias (undefined where not wanted) by the C entry points. */
+std::array<at::Tensor, 3> backward_kernel(const at::Tensor &gy0, const at::Tensor &x0, const at::Tensor &w0,
+                                          const Conv &c, std::array<bool, 3> want) {
+    const at::Tensor gy = gy0.contiguous(), x = x0.contiguous(), w = w0.contiguous();
+    int64_t lout = 0;
+    const convt1d_params p = params_of(x, w, c, &lout);
+    TORCH_CHECK(gy.dim() == 3 && gy.size(0) == x.size(0) && gy.size(1) == p.out_channels && gy.size(2) == lout,
+                "convt1d backward: grad_output has shape ", gy.sizes(), ", expected [", x.size(0), ", ", p.out_channels,
+                ", ", lout, "]");
+    TORCH_CHECK(gy.scalar_type() == x.scalar_type() && w.scalar_type() == x.scalar_type(),
+                "convt1d backward: grad_output, input and weight must share one dtype");
+    const convt1d_dtype dt = dtype_code(x);
+    const at::Tensor gx = want[0] ? at::empty_like(x) : at::Tensor();
+    const at::Tensor gw = want[1] ? at::empty_like(w) : at::Tensor();
+    const at::Tensor gb = want[2] ? at::empty({p.out_channels}, gy.options()) : at::Tensor();
+    auto ptr = [](const at::Tensor &t) { return t.defined() ? t.data_ptr() : nullptr; };
+    if (x.is_cuda()) {
+#ifdef CONVT1D_TORCH_CUDA
+        const c10::cuda::CUDAGuard guard(x.device());
+        check(convt1d_backward_cuda(&p, dt, math_mode(), gy.data_ptr(), x.data_ptr(), w.data_ptr(), ptr(gx), ptr(gw),
+                                    ptr(gb), stream_of(x)),
+              "convt1d backward");
+#else
+        TORCH_CHECK(false, "convt1d_eager was built without CUDA");
+#endif
+    } else {
+        const int nt = at::get_num_threads();
+        if (want[0]) check(convt1d_backward_input_cpu(&p, dt, gy.data_ptr(), w.data_ptr(), gx.data_ptr(), nt), "convt1d backward (input)");
+        if (want[1]) check(convt1d_backward_weight_cpu(&p, dt, gy.data_ptr(), x.data_ptr(), gw.data_ptr(), nt), "convt1d backward (weight)");
+        if (want[2]) check(convt1d_backward_bias_cpu(&p, dt, gy.data_ptr(), gb.data_ptr(), nt), "convt1d backward (bias)");
+    }
+    return {gx, gw, gb};
+}
+
+/* The autograd node. A backward that builds a graph (create_graph=True) goes through the backward op of _ops.py,
+ * whose own autograd gives the double backward; a plain backward calls the C entry points. */
+struct ConvT1dFunction : public torch::autograd::Function<ConvT1dFunction> {
+    static at::Tensor forward(AutogradContext *ctx, const at::Tensor &x, const at::Tensor &w,
+                              const c10::optional<at::Tensor> &b, int64_t stride, int64_t padding, int64_t output_padding,
+                              int64_t groups, int64_t dilation) {
+        const Conv c{stride, padding, output_padding, groups, dilation};
+        at::Tensor y = forward_kernel(x, w, b, c);
+        ctx->save_for_backward({x, w});
+        ctx->saved_data["conv"] = std::vector<int64_t>{stride, padding, output_padding, groups, dilation};
+        ctx->saved_data["has_bias"] = b.has_value() && b->defined();
+        return y;
+    }
+
+    static variable_list backward(AutogradContext *ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto cv = ctx->saved_data["conv"].toIntVector();
+        const Conv c{cv[0], cv[1], cv[2], cv[3], cv[4]};
+        const bool has_bias = ctx->saved_data["has_bias"].toBool();
+        /* needs_input_grad counts tensor inputs only: x, w, then the bias when there was one */
+        const std::array<bool, 3> want{ctx->needs_input_grad(0), ctx->needs_input_grad(1),
+                                       has_bias && ctx->needs_input_grad(2)};
+        const at::Tensor &gy = grads[0];
+        variable_list out(8);
+        if (!gy.defined() || !(want[0] || want[1] || want[2])) return out;
+        std::array<at::Tensor, 3> g;
+        if (at::GradMode::is_enabled()) {
+            static const auto op = c10::Dispatcher::singleton()
+                                       .findSchemaOrThrow("convt1d::conv_transpose1d_backward", "")
+                                       .typed<std::tuple<at::Tensor, at::Tensor, at::Tensor>(
+                                           const at::Tensor &, const at::Tensor &, const at::Tensor &, int64_t, int64_t,
+                                           int64_t, int64_t, int64_t, std::array<bool, 3>)>();
+            std::tie(g[0], g[1], g[2]) =
+                op.call(gy, saved[0], saved[1], c.stride, c.padding, c.output_padding, c.groups, c.dilation, want);
+        } else {
+            g = backward_kernel(gy, saved[0], saved[1], c, want);
+        }
+        for (int i = 0; i < 3; ++i)
+            if (want[i]) out[i] = g[i];
+        return out;
+    }
+};
+
+at::Tensor conv_transpose1d(const at::Tensor &x, const at::Tensor &w, const c10::optional<at::Tensor> &b, int64_t stride,
+                            int64_t padding, int64_t output_padding, int64_t groups, int64_t dilation) {
+    return ConvT1dFunction::apply(x, w, b, stride, padding, output_padding, groups, dilation);
+}
+
+/* What this library was built for: the torch version (a library built for another one is not used) and CUDA. */
+std::string build_torch_version() { return CONVT1D_TORCH_VERSION; }
+bool cuda_enabled() {
+#ifdef CONVT1D_TORCH_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
+
+} // namespace
+
+TORCH_LIBRARY(convt1d_eager, m) {
+    m.def("conv_transpose1d(Tensor input, Tensor weight, Tensor? bias, int stride, int padding, int output_padding, "
+          "int groups, int dilation) -> Tensor",
+          &conv_transpose1d);
+    m.def("torch_version() -> str", &build_torch_version);
+    m.def("cuda_enabled() -> bool", &cuda_enabled);
+}
