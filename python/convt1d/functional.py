@@ -81,6 +81,18 @@ def _check_args(input, weight, bias, groups):
             f"with {weight.shape[1] * groups} elements, but got bias of size {list(bias.shape)} instead")
 
 
+def _eager_cpp(input, weight, bias, stride, padding, output_padding, groups, dilation):
+    """y from the C++ eager op, or None where it does not serve (not built for this torch, CUDA tensors and a
+    CPU-only build) or a C call failed: the Python path then re-runs the call and raises the library's own
+    exception types and messages, at no cost to the calls that succeed."""
+    if _eager_op is None or (input.is_cuda and not _eager_op_cuda):
+        return None
+    try:
+        return _eager_op(input, weight, bias, stride, padding, output_padding, groups, dilation)
+    except RuntimeError:
+        return None
+
+
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """Same signature and semantics as torch.nn.functional.conv_transpose1d, computed by convt1d.
@@ -98,29 +110,22 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     if unbatched:
         input = input.unsqueeze(0)
     # Eager fast path: plain tensors and nothing else to record (autocast, modes, transforms,
-    # tracing): call the kernel directly, or through one autograd.Function when a gradient is
-    # needed, and skip the dispatcher round trips. _is_compiling() comes first so that dynamo never
-    # traces the mode queries.
+    # tracing): the C++ op (src/torch: kernel and autograd node in C++) where it is built for this
+    # torch, else the kernel directly or through one autograd.Function when a gradient is needed;
+    # either skips the dispatcher round trips of the convt1d:: ops. _is_compiling() comes first so
+    # that dynamo never traces the mode queries.
     if (not _is_compiling() and type(input) in _PLAIN and type(weight) in _PLAIN
             and (bias is None or type(bias) in _PLAIN)
             and (input.is_cuda or input.is_cpu)
             and not _autocast_enabled("cuda" if input.is_cuda else "cpu")
             and not _dispatch_modes() and not _function_modes() and not _functorch_active()):
-        y = None
-        if _eager_op is not None and (_eager_op_cuda or not input.is_cuda):
-            # The C++ op (autograd node included). A failed C call is re-run below on the Python path, which
-            # raises the library's own exception types and messages.
-            try:
-                y = _eager_op(input, weight, bias, stride, padding, output_padding, groups, dilation)
-            except RuntimeError:
-                y = None
-        if y is not None:
-            pass
-        elif _grad_enabled() and (input.requires_grad or weight.requires_grad
-                                  or (bias is not None and bias.requires_grad)):
-            y = _eager_apply(input, weight, bias, (stride, padding, output_padding, groups, dilation))
-        else:
-            y = _forward_impl(input, weight, bias, stride, padding, output_padding, groups, dilation)
+        y = _eager_cpp(input, weight, bias, stride, padding, output_padding, groups, dilation)
+        if y is None:
+            if _grad_enabled() and (input.requires_grad or weight.requires_grad
+                                    or (bias is not None and bias.requires_grad)):
+                y = _eager_apply(input, weight, bias, (stride, padding, output_padding, groups, dilation))
+            else:
+                y = _forward_impl(input, weight, bias, stride, padding, output_padding, groups, dilation)
     else:
         y = _op(input, weight, bias, stride, padding, output_padding, groups, dilation)
     return y.squeeze(0) if unbatched else y
