@@ -1267,6 +1267,39 @@ int rs_pingpong(int MQ, bool fwd_stride1) {
     return MQ == 2 && (v && v[0] ? v[0] == '1' : fwd_stride1);
 }
 
+/* A last position tile with few valid positions costs a whole tile of MMA work (codec_dec_s8: 1025 plane positions
+ * per sample, the ninth tile of 128 holds one, and 1728 tiles take 14 rounds of the 132-block grid where 1536 take
+ * 12). Where at most 8 positions are valid and dropping the tile saves enough rounds of the persistent grid (counted
+ * for a full grid and for one rounded to whole row tiles, as resident weights round it), the first output it would write,
+ * o_lo = q*ps - p, is returned and convt1d_fwd_edge writes o >= o_lo; else -1. Strided (phase-merged) layers only,
+ * whose tiles are 128*MQ positions (no ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever it applies. */
+int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max) {
+    const char *ev = getenv("CONVT1D_WGMMA_RS_EDGE");
+    const int env = ev && ev[0] ? ev[0] != '0' : -1;
+    if (env == 0 || a.ps < 2 || a.q_tiles < 2 || pr.p.groups != 1 || pr.dtype == CONVT1D_F64) return -1;
+    const int64_t q_last = a.qa + (int64_t)(a.q_tiles - 1) * 128 * MQ;
+    if (q_max - q_last + 1 > 8) return -1;
+    const int64_t sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132, rt = a.r_tiles, per_q = rt * a.N;
+    auto rounds = [&](int64_t tiles, bool whole_rows) {
+        int64_t g = tiles < sms ? tiles : sms;
+        if (whole_rows && g >= rt) g = g / rt * rt;
+        return (tiles + g - 1) / g;
+    };
+    const int64_t before = (int64_t)a.q_tiles * per_q, after = before - per_q;
+    const int64_t saved = std::min(rounds(before, false) - rounds(after, false), rounds(before, true) - rounds(after, true));
+    /* The rounds saved must outweigh the edge kernel (~25 us on codec_dec_s8): their MMA work in 16-bit
+     * multiply-add equivalents (TF32 counts twice, split TF32 three times) at least 96M. Run 145 (ms, edge / none):
+     * codec_dec_s8, 2 rounds of 100M, bf16 0.731 / 0.820, fp16 0.789 / 0.832, TF32 1.200 / 1.275, strict 3.006 /
+     * 3.095; hifigan_up1, 1 round of 34M, bf16 0.408 / 0.395, TF32 0.609 / 0.603 (losses), strict 1.333 / 1.417;
+     * upsample_x8, 1 round of 34M, equal in every mode. */
+    const int64_t unit = a.R * a.ps; /* rows per tile */
+    const int64_t mult = pr.dtype != CONVT1D_F32 ? 1 : pr.math == CONVT1D_MATH_STRICT_FP32 ? 3 : 2;
+    const int64_t round_work = unit * 128 * MQ * pr.p.in_channels * a.T * mult;
+    if (env < 0 && (saved < 1 || saved * round_work < ((int64_t)96 << 20))) return -1;
+    const int64_t o_lo = q_last * a.ps - a.p;
+    return o_lo < 0 ? 0 : o_lo;
+}
+
 /* The common tail of run_rs and run_rs_bi, once the tiles are known: the stage ring (weights of every tap of
  * a chunk + MQ input boxes of xbox bytes), the packed-weight scratch (stream-ordered) and its tensor map, the
  * input's map (mkx(tmx): TMA staging; false = cannot), pack(wp, wp_bytes, M_pad, cin_pad), one persistent
@@ -1426,7 +1459,10 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.q_tiles = (int)q_tiles;
     a.q_tiles_pp = (int)((q_max - a.qa + BQ / 2) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
-    return rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
+    const int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max);
+    if (o_lo >= 0) --a.q_tiles; /* its positions' outputs, o >= o_lo, come from convt1d_fwd_edge below */
+    const convt1d_status st =
+        rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
                                     return a.xstage != XS_TMA || make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N,
                                                                (uint32_t)a.win, kBK, 1, 0, false);
@@ -1434,6 +1470,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
                                     return pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
                                 });
+    if (st != CONVT1D_SUCCESS || o_lo < 0) return st;
+    return convt1d_fwd_edge(pr, x, w, a.bias, a.y, o_lo, stream);
 }
 
 /* The strided grad_input stages grad_y by bulk copies where grad_y is 16-byte aligned (CONVT1D_WGMMA_RS_BULK=0:

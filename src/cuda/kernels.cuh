@@ -39,6 +39,12 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
 convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
                                              cudaStream_t stream);
 
+/* The output columns o in [o_lo, L_out) of a forward (groups 1; fp32, fp16, bf16), every sample and channel, on
+ * CUDA cores with fp32 sums (fwd_edge.cu): what the register-A wgmma forward leaves out when it drops a last,
+ * nearly empty position tile. NOT_SUPPORTED where it does not apply. */
+convt1d_status convt1d_fwd_edge(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
+                                int64_t o_lo, cudaStream_t stream);
+
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();
 /* Multiprocessor count of the current device, cached for the process (0 if it cannot be read). */

@@ -503,3 +503,48 @@ def test_wgmma_planes_units(c, dtype, tol, tf32, general, monkeypatch):
     (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
     assert torch.isfinite(gx).all() and rel_err(gx, gx64) <= tol
     assert torch.isfinite(gw).all() and rel_err(gw, gw64) <= tol
+
+
+# The register-A forward drops a last position tile holding at most 8 valid plane positions and fwd_edge_kernel
+# writes its outputs (o >= q_last * stride - padding): forced (CONVT1D_WGMMA_RS_EDGE=1) wherever it applies, off, and
+# as shipped on codec_dec_s8's layer, where on a 132-SM GPU it saves two rounds of the persistent grid. y poisoned.
+# Layers the register-A kernel takes when forced (run 145: it declined two with output_padding and odd L_out).
+EDGE = [  # L = 256: plane positions 0..256 (or 257), so the last tile holds 1-2 at 128 and at 256 positions per tile
+    shape("edge_s8_one_position", 3, 128, 72, 16, 256, stride=8, padding=4),
+    shape("edge_s2_two_positions", 2, 128, 64, 6, 256, stride=2, bias=False),
+    shape("edge_s4_two_positions", 2, 64, 40, 12, 256, stride=4, padding=2),
+    shape("edge_s4_batch18", 18, 64, 32, 8, 256, stride=4, padding=2),  # three passes of 8 samples
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
+@pytest.mark.parametrize("edge", ["forced", "off"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", EDGE, ids=[c["name"] for c in EDGE])
+def test_wgmma_rs_edge(c, dtype, tol, tf32, edge, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_EDGE", "1" if edge == "forced" else "0")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    assert any("fwd_edge_kernel" in n for n in names) == (edge == "forced"), names
+    y = out["y"]
+    assert y.dtype == dtype and torch.isfinite(y).all()
+    assert rel_err(y, ref(x, w, b, c)) <= tol
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
+@pytest.mark.parametrize("dtype,tol", [(torch.bfloat16, 1e-2), (torch.float16, 2e-3)])
+def test_wgmma_rs_edge_shipped_codec(dtype, tol):
+    c = shape("codec_dec_s8", 8, 1536, 768, 16, 1024, stride=8, padding=4)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda")
+    w = w * 0.1
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    if torch.cuda.get_device_properties(0).multi_processor_count == 132:  # H100 SXM / H200: 14 -> 12 rounds
+        assert any("fwd_edge_kernel" in n for n in names), names
+    y = out["y"]
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
