@@ -199,9 +199,37 @@ _LIB.define(
     "conv_transpose1d_backward(Tensor grad_output, Tensor input, Tensor weight, int stride, "
     "int padding, int output_padding, int groups, int dilation, bool[3] output_mask) "
     "-> (Tensor, Tensor, Tensor)")
+
+
+# --- the C++ library (src/torch/convt1d_torch.cpp): the eager op convt1d_eager::conv_transpose1d (forward and autograd
+# node in C++, taken by functional.py for plain tensors in eager mode) and the CPU / CUDA kernels of the two ops above.
+# Loaded from beside the C library when it was built for this very torch; CONVT1D_TORCH_OP=0 keeps the Python paths
+# (EagerFunction, and forward_impl / backward_impl as the ops' kernels).
+def _load_cpp():
+    """(eager op, built with CUDA: it registered the CUDA kernels too), or (None, False) where the C++ library is not
+    used."""
+    import os
+    if os.environ.get("CONVT1D_TORCH_OP", "1") == "0":
+        return None, False
+    path = os.path.join(os.path.dirname(_lib.library_path), "libconvt1d_torch.so")
+    try:
+        with open(path[:-3] + ".torch_version") as fh:
+            if fh.read().strip() != torch.__version__:
+                return None, False  # built for another torch: its ABI may differ
+        torch.ops.load_library(path)
+        ns = torch.ops.convt1d_eager
+        return ns.conv_transpose1d.default, bool(ns.cuda_enabled())
+    except (OSError, RuntimeError, AttributeError):
+        return None, False
+
+
+eager_op, _cpp_cuda = _load_cpp()
+eager_op_cuda = _cpp_cuda and _lib.has_cuda()  # the eager op serves CUDA tensors
+# The ops' kernels: C++ where the library above registered them (CPU always, CUDA when built with it), else Python.
 for _key in ("CPU", "CUDA"):
-    _LIB.impl("conv_transpose1d", forward_impl, _key)
-    _LIB.impl("conv_transpose1d_backward", backward_impl, _key)
+    if eager_op is None or (_key == "CUDA" and not _cpp_cuda):
+        _LIB.impl("conv_transpose1d", forward_impl, _key)
+        _LIB.impl("conv_transpose1d_backward", backward_impl, _key)
 
 _op_fwd = torch.ops.convt1d.conv_transpose1d.default
 _op_bwd = torch.ops.convt1d.conv_transpose1d_backward.default
@@ -400,25 +428,3 @@ def _register_autocast(device_type: str) -> None:
 for _dev in ("cpu", "cuda"):
     _register_autocast(_dev)
 
-
-# --- the C++ eager op (src/torch/convt1d_torch.cpp): the same forward and autograd for plain tensors in eager mode,
-# with the autograd node in C++ (no Python on the backward's device thread). Loaded from beside the C library when
-# it was built for this very torch; CONVT1D_TORCH_OP=0 keeps the Python eager path (EagerFunction) instead.
-def _load_eager_op():
-    """(op, serves CUDA tensors) of convt1d_eager::conv_transpose1d, or (None, False)."""
-    import os
-    if os.environ.get("CONVT1D_TORCH_OP", "1") == "0":
-        return None, False
-    path = os.path.join(os.path.dirname(_lib.library_path), "libconvt1d_torch.so")
-    try:
-        with open(path[:-3] + ".torch_version") as fh:
-            if fh.read().strip() != torch.__version__:
-                return None, False  # built for another torch: its ABI may differ
-        torch.ops.load_library(path)
-        ns = torch.ops.convt1d_eager
-        return ns.conv_transpose1d.default, bool(ns.cuda_enabled()) and _lib.has_cuda()
-    except (OSError, RuntimeError, AttributeError):
-        return None, False
-
-
-eager_op, eager_op_cuda = _load_eager_op()

@@ -7,8 +7,13 @@
  * cuDNN's whole C++ path (run 140: the Python node's own time 30-56 us per step on the H200 host). Here the forward
  * is one dispatcher call and the backward node never takes the GIL.
  *
- * Errors: parameter rules and messages live in the C core; a failed C call raises a RuntimeError with its sentence,
- * and the Python caller then re-runs the call on the Python path, which raises the library's own exception types. */
+ * It also serves as the CPU / CUDA kernels of the convt1d:: ops of _ops.py (op_forward / op_backward below), so that
+ * torch.compile graphs and autocast calls reach the C API without a Python kernel either.
+ *
+ * Errors: parameter rules and messages live in the C core; a failed C call raises a RuntimeError with its sentence.
+ * The eager caller (functional.py) then re-runs the call on the Python path, which raises the library's own exception
+ * types; through the convt1d:: ops (torch.compile validates at trace time, in the fake kernels) it stays a
+ * RuntimeError carrying the C core's sentence. */
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -181,6 +186,24 @@ at::Tensor conv_transpose1d(const at::Tensor &x, const at::Tensor &w, const c10:
     return ConvT1dFunction::apply(x, w, b, stride, padding, output_padding, groups, dilation);
 }
 
+/* The CPU / CUDA kernels of the convt1d:: ops that _ops.py defines (what torch.compile graphs, autocast and the
+ * backward of a graph-building backward call): the same C entry points instead of _ops.py's Python kernels. */
+at::Tensor op_forward(const at::Tensor &x, const at::Tensor &w, const c10::optional<at::Tensor> &b, int64_t stride,
+                      int64_t padding, int64_t output_padding, int64_t groups, int64_t dilation) {
+    return forward_kernel(x, w, b, Conv{stride, padding, output_padding, groups, dilation});
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> op_backward(const at::Tensor &gy, const at::Tensor &x, const at::Tensor &w,
+                                                           int64_t stride, int64_t padding, int64_t output_padding,
+                                                           int64_t groups, int64_t dilation, std::array<bool, 3> mask) {
+    auto g = backward_kernel(gy, x, w, Conv{stride, padding, output_padding, groups, dilation}, mask);
+    /* the schema returns three tensors: an empty one for a gradient not asked for, as _ops.backward_impl does */
+    const at::Tensor *like[3] = {&x, &w, &gy};
+    for (int i = 0; i < 3; ++i)
+        if (!g[i].defined()) g[i] = at::empty({0}, like[i]->options());
+    return {g[0], g[1], g[2]};
+}
+
 /* What this library was built for: the torch version (a library built for another one is not used) and CUDA. */
 std::string build_torch_version() { return CONVT1D_TORCH_VERSION; }
 bool cuda_enabled() {
@@ -200,3 +223,16 @@ TORCH_LIBRARY(convt1d_eager, m) {
     m.def("torch_version() -> str", &build_torch_version);
     m.def("cuda_enabled() -> bool", &cuda_enabled);
 }
+
+/* Loaded by _ops.py after it defines the convt1d:: ops, which then registers its Python kernels only for the keys
+ * not covered here. */
+TORCH_LIBRARY_IMPL(convt1d, CPU, m) {
+    m.impl("conv_transpose1d", &op_forward);
+    m.impl("conv_transpose1d_backward", &op_backward);
+}
+#ifdef CONVT1D_TORCH_CUDA
+TORCH_LIBRARY_IMPL(convt1d, CUDA, m) {
+    m.impl("conv_transpose1d", &op_forward);
+    m.impl("conv_transpose1d_backward", &op_backward);
+}
+#endif
