@@ -184,8 +184,11 @@ convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const vo
     one_phase_view v;
     if (!phase_view(pr, &v)) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.s = (int)v.s, a.r = (int)v.r, a.c = (int)v.c, a.m = (int)v.m, a.Q = (int)v.Q;
-    /* Stride 1 stays on the general kernels until measured; small problems are latency-bound. */
-    if (env < 0 && (P.stride == 1 || P.batch * P.in_channels * P.in_length < ((int64_t)1 << 22)))
+    /* Every size at stride >= 2; stride 1 only under 1M grad_input elements (at 4M+ the adjoint forward wins: KernelBench
+     * 74, run 110). Run 149 (do_bench ms, this / as before): kernelbench_79_small 0.010 / 0.070 TF32, 0.014 / 0.070
+     * strict, 0.018 / 0.067 bf16 (the direct kernel before); kernelbench_74_small (stride 1) 0.012 / 0.022, 0.017 /
+     * 0.026, 0.010 / 0.014 (the adjoint forward before). */
+    if (env < 0 && P.stride == 1 && P.batch * P.in_channels * P.in_length >= ((int64_t)1 << 20))
         return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t halo = (P.kernel_size - 1) * (int64_t)a.m;
     if (halo > HALO || pr.out_length >= INT_MAX / 2 || P.in_length + BT >= INT_MAX / 2 || P.padding >= INT_MAX / 4)
