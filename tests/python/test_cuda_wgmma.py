@@ -240,13 +240,15 @@ STRIDED = [c for c in SHAPES if c["stride"] > 1]
                                shape("kb79_b8_odd", 8, 32, 64, 3, 8192, stride=2, padding=1, dilation=2,
                                      output_padding=1, bias=False)],
                          ids=["upsample_x8", "hifigan_up3", "kb79_odd_grad_y"])
-def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32):
+def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32, monkeypatch):
     # As shipped, the strided grad_input of these layers runs the register-A kernel on grad_y in place
     # (batch 8: enough tiles for the GPU, which rs_bi_pays asks for), except split TF32 past a reduction of
     # s*C_out*T = 2048 (upsample_x8: 4096), where it stays on the SS kernel, and 16-bit upsample_x8 (256 tiles,
     # under four per SM), where the SS kernel's unit-transposed planes win. kb79: phases that no tap
-    # reaches (gcd(s, d) = 2) and an odd grad_y length (16-bit rows at odd offsets), by bulk copies.
+    # reaches (gcd(s, d) = 2) and an odd grad_y length (16-bit rows at odd offsets), by bulk copies. The fused
+    # one-phase grad_input, which takes kb79 first at every size since Session 15, is off here.
     torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "0")
     taps = (c["K"] - 1) * c["dilation"] // c["stride"] + 1
     rs_expected = tf32 or dtype != torch.float32 or c["stride"] * c["Cout"] * taps <= 2048
     # 16-bit stride 8 (the SS path's planes a unit transpose) with under four register-A tiles per SM: SS (run 136)
