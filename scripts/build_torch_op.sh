@@ -5,7 +5,7 @@
 #   bash scripts/build_torch_op.sh DIR      (DIR holds libconvt1d.so; writes DIR/libconvt1d_torch.so + .torch_version)
 set -euo pipefail
 DIR=$(cd "$1" && pwd); ROOT=$(cd "$(dirname "$0")/.." && pwd)
-read -r INC LIBDIR ABI VER CUDA < <(python3 -c "import torch, torch.utils.cpp_extension as e; print(','.join(e.include_paths()), e.library_paths()[0], int(torch._C._GLIBCXX_USE_CXX11_ABI), torch.__version__, int(torch.version.cuda is not None))")
+IFS='|' read -r INC LIBDIR ABI VER CUDA < <(python3 "$ROOT/scripts/torch_build_info.py")
 FLAGS=(-O2 -std=c++17 -shared -fPIC -Wno-c++20-extensions -D_GLIBCXX_USE_CXX11_ABI=$ABI "-DCONVT1D_TORCH_VERSION=\"$VER\"" -I"$ROOT/include")
 for i in ${INC//,/ }; do FLAGS+=(-isystem "$i"); done
 LIBS=(-L"$DIR" -lconvt1d -L"$LIBDIR" -lc10 -ltorch -ltorch_cpu -Wl,-rpath,'$ORIGIN' -Wl,-rpath,"$LIBDIR")

@@ -87,8 +87,8 @@ def _same_cuda_device(*ts):
 
 # ------------------------------------------------------------------------------------ real kernels
 def _forward(x, w, b, stride, padding, output_padding, groups, dilation):
-    """(y, x, w, p, dt): y = conv_transpose1d(x, w, b), and what a backward of the same call needs: x and w as
-    the kernel read them (contiguous), the validated Params and the dtype code."""
+    """(y, p, dt): y = conv_transpose1d(x, w, b), and what a backward of the same call needs: the validated Params
+    and the dtype code."""
     if not x.is_contiguous():
         x = x.contiguous()
     if not w.is_contiguous():
@@ -114,7 +114,7 @@ def _forward(x, w, b, stride, padding, output_padding, groups, dilation):
         st = _fwd_cpu(p, dt, x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), _num_threads())
     if st:
         _lib.raise_for(st, "convt1d forward")
-    return y, x, w, p, dt
+    return y, p, dt
 
 
 def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
@@ -312,7 +312,7 @@ class EagerFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, w, b, conv):
-        y, _, _, p, dt = _forward(x, w, b, *conv)
+        y, p, dt = _forward(x, w, b, *conv)
         ctx.conv, ctx.p, ctx.dt = conv, p, dt
         # The inputs themselves (not contiguous copies), so that a double backward reaches them.
         ctx.save_for_backward(x, w)
@@ -427,4 +427,3 @@ def _register_autocast(device_type: str) -> None:
 
 for _dev in ("cpu", "cuda"):
     _register_autocast(_dev)
-

@@ -58,14 +58,14 @@ convt1d_dtype dtype_code(const at::Tensor &t) {
 }
 
 /* The C core's problem for 3-D x and w (the validation, and L_out, come from convt1d_validate). */
-convt1d_params params_of(const at::Tensor &x, const at::Tensor &w, const Conv &c, int64_t *lout) {
+convt1d_params params_of(const at::Tensor &x, const at::Tensor &w, const Conv &c, int64_t *lout, const char *what) {
     TORCH_CHECK(x.dim() == 3 && w.dim() == 3, "convt1d_eager::conv_transpose1d takes 3-D input and weight");
     /* groups < 1 reaches the C core as such, so that its message names groups (as _ops._cout does) */
     const int64_t cout = c.groups >= 1 ? w.size(1) * c.groups : w.size(1);
     convt1d_params p = convt1d_params_make(x.size(0), x.size(1), cout, x.size(2), w.size(2));
     p.stride = c.stride, p.padding = c.padding, p.output_padding = c.output_padding;
     p.dilation = c.dilation, p.groups = c.groups;
-    check(convt1d_validate(&p, lout), "convt1d forward");
+    check(convt1d_validate(&p, lout), what);
     return p;
 }
 
@@ -85,7 +85,7 @@ at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10:
     const at::Tensor x = x0.contiguous(), w = w0.contiguous();
     const at::Tensor b = b0.has_value() && b0->defined() ? b0->contiguous() : at::Tensor();
     int64_t lout = 0;
-    const convt1d_params p = params_of(x, w, c, &lout);
+    const convt1d_params p = params_of(x, w, c, &lout, "convt1d forward");
     const convt1d_dtype dt = dtype_code(x);
     at::Tensor y = at::empty({x.size(0), p.out_channels, lout}, x.options());
     const void *bp = b.defined() ? b.data_ptr() : nullptr;
@@ -109,7 +109,7 @@ std::array<at::Tensor, 3> backward_kernel(const at::Tensor &gy0, const at::Tenso
                                           const Conv &c, std::array<bool, 3> want) {
     const at::Tensor gy = gy0.contiguous(), x = x0.contiguous(), w = w0.contiguous();
     int64_t lout = 0;
-    const convt1d_params p = params_of(x, w, c, &lout);
+    const convt1d_params p = params_of(x, w, c, &lout, "convt1d backward");
     TORCH_CHECK(gy.dim() == 3 && gy.size(0) == x.size(0) && gy.size(1) == p.out_channels && gy.size(2) == lout,
                 "convt1d backward: grad_output has shape ", gy.sizes(), ", expected [", x.size(0), ", ", p.out_channels,
                 ", ", lout, "]");
