@@ -23,6 +23,7 @@ _bwd_b_cpu = _c.convt1d_backward_bias_cpu
 _fwd_cuda = _c.convt1d_forward_cuda
 _bwd_cuda = _c.convt1d_backward_cuda
 _params = _lib.params
+_fwad = torch.autograd.forward_ad  # _current_level >= 0 while a dual level is open
 _num_threads = torch.get_num_threads
 _cudnn = torch.backends.cudnn
 try:  # raw cudaStream_t of the current stream without building a torch.cuda.Stream (~1 us saved)
@@ -96,6 +97,8 @@ def _forward(x, w, b, stride, padding, output_padding, groups, dilation):
     if b is not None and not b.is_contiguous():
         b = b.contiguous()
     n, cin, length = x.shape
+    if w.shape[0] != cin:  # the C core sees only the sizes it is given
+        raise _lib.Convt1dError(f"weight has {w.shape[0]} input channels, input has {cin}", _lib.INVALID_VALUE)
     cout = _cout(w, groups)
     p, lout = _params((n, cin, cout, length, w.shape[2], stride, padding, output_padding, dilation,
                        groups))
@@ -316,7 +319,28 @@ class EagerFunction(torch.autograd.Function):
         ctx.conv, ctx.p, ctx.dt = conv, p, dt
         # The inputs themselves (not contiguous copies), so that a double backward reaches them.
         ctx.save_for_backward(x, w)
+        if _fwad._current_level >= 0:  # a dual level is open: jvp may follow
+            ctx.save_for_forward(x, w)
+            ctx.y_shape = y.shape
         return y
+
+    @staticmethod
+    def jvp(ctx, dx, dw, db, _conv):
+        """Forward-mode AD (functional.py routes dual tensors here): y is linear in each operand, so
+        dy = T(dx, w) + T(x, dw) + db with T the convolution itself (through the public function, so that
+        nested dual levels recurse)."""
+        from .functional import conv_transpose1d as conv_t
+        x, w = ctx.saved_tensors
+        dy = None
+        if dx is not None:
+            dy = conv_t(dx, w, None, *ctx.conv)
+        if dw is not None:
+            t = conv_t(x, dw, db, *ctx.conv)
+            dy, db = (t if dy is None else dy + t), None
+        if db is not None:
+            t = db.view(1, -1, 1).expand(ctx.y_shape)
+            dy = t.clone() if dy is None else dy + t
+        return dy
 
     @staticmethod
     def backward(ctx, gy):

@@ -16,6 +16,7 @@
  * RuntimeError carrying the C core's sentence. */
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
@@ -57,9 +58,23 @@ convt1d_dtype dtype_code(const at::Tensor &t) {
     }
 }
 
-/* The C core's problem for 3-D x and w (the validation, and L_out, come from convt1d_validate). */
+/* What the C core cannot see from the problem's sizes: the operands' dims, dtypes and devices, the weight's input
+ * channels and the bias's shape (functional._check_args states the same rules with PyTorch's messages). b may be
+ * undefined; groups as given. */
+void check_operands(const at::Tensor &x, const at::Tensor &w, const at::Tensor &b, int64_t groups, const char *what) {
+    TORCH_CHECK(x.dim() == 3 && w.dim() == 3, what, ": takes 3-D input and weight");
+    TORCH_CHECK(x.is_cpu() || x.is_cuda(), what, ": takes CPU or CUDA tensors, got ", x.device());
+    TORCH_CHECK(w.scalar_type() == x.scalar_type() && w.device() == x.device(), what,
+                ": input and weight must share dtype and device");
+    TORCH_CHECK(w.size(0) == x.size(1), what, ": weight has ", w.size(0), " input channels, input has ", x.size(1));
+    if (b.defined())
+        TORCH_CHECK(b.scalar_type() == x.scalar_type() && b.device() == x.device() && b.dim() == 1 &&
+                        b.size(0) == w.size(1) * groups,
+                    what, ": bias must be 1-D with C_out elements, of the input's dtype and device");
+}
+
+/* The C core's problem for x and w that passed check_operands (the validation, and L_out, come from convt1d_validate). */
 convt1d_params params_of(const at::Tensor &x, const at::Tensor &w, const Conv &c, int64_t *lout, const char *what) {
-    TORCH_CHECK(x.dim() == 3 && w.dim() == 3, "convt1d_eager::conv_transpose1d takes 3-D input and weight");
     /* groups < 1 reaches the C core as such, so that its message names groups (as _ops._cout does) */
     const int64_t cout = c.groups >= 1 ? w.size(1) * c.groups : w.size(1);
     convt1d_params p = convt1d_params_make(x.size(0), x.size(1), cout, x.size(2), w.size(2));
@@ -84,6 +99,7 @@ at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10:
                           const Conv &c) {
     const at::Tensor x = x0.contiguous(), w = w0.contiguous();
     const at::Tensor b = b0.has_value() && b0->defined() ? b0->contiguous() : at::Tensor();
+    check_operands(x, w, b, c.groups, "convt1d forward");
     int64_t lout = 0;
     const convt1d_params p = params_of(x, w, c, &lout, "convt1d forward");
     const convt1d_dtype dt = dtype_code(x);
@@ -108,6 +124,8 @@ at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10:
 std::array<at::Tensor, 3> backward_kernel(const at::Tensor &gy0, const at::Tensor &x0, const at::Tensor &w0,
                                           const Conv &c, std::array<bool, 3> want) {
     const at::Tensor gy = gy0.contiguous(), x = x0.contiguous(), w = w0.contiguous();
+    check_operands(x, w, at::Tensor(), c.groups, "convt1d backward");
+    TORCH_CHECK(gy.device() == x.device(), "convt1d backward: grad_output must be on the input's device");
     int64_t lout = 0;
     const convt1d_params p = params_of(x, w, c, &lout, "convt1d backward");
     TORCH_CHECK(gy.dim() == 3 && gy.size(0) == x.size(0) && gy.size(1) == p.out_channels && gy.size(2) == lout,
@@ -181,9 +199,19 @@ struct ConvT1dFunction : public torch::autograd::Function<ConvT1dFunction> {
     }
 };
 
+/* The eager op: functional.py calls it first, with the user's arguments unchecked, and re-runs a refused call on its
+ * full Python path (PyTorch's messages, the library's exception types). So it refuses everything that path would
+ * refuse (check_operands, the C core's rules, dtypes) and what it must not serve: autocast (the convt1d:: op casts).
+ * Unbatched input (C_in, L_in) is taken here; without a gradient to record there is no autograd node to build. */
 at::Tensor conv_transpose1d(const at::Tensor &x, const at::Tensor &w, const c10::optional<at::Tensor> &b, int64_t stride,
                             int64_t padding, int64_t output_padding, int64_t groups, int64_t dilation) {
-    return ConvT1dFunction::apply(x, w, b, stride, padding, output_padding, groups, dilation);
+    if (x.dim() == 2)
+        return conv_transpose1d(x.unsqueeze(0), w, b, stride, padding, output_padding, groups, dilation).squeeze(0);
+    TORCH_CHECK(!at::autocast::is_autocast_enabled(x.device().type()), "convt1d_eager: autocast goes through convt1d::");
+    const bool has_b = b.has_value() && b->defined();
+    if (at::GradMode::is_enabled() && (x.requires_grad() || w.requires_grad() || (has_b && b->requires_grad())))
+        return ConvT1dFunction::apply(x, w, b, stride, padding, output_padding, groups, dilation);
+    return forward_kernel(x, w, b, Conv{stride, padding, output_padding, groups, dilation});
 }
 
 /* The CPU / CUDA kernels of the convt1d:: ops that _ops.py defines (what torch.compile graphs, autocast and the

@@ -40,6 +40,12 @@ CASES = [
     ("stride_float", (X, W), dict(stride=2.0), TypeError, "argument 'stride' must be tuple of ints, not float", True),
     ("groups_float", (X, W), dict(groups=1.0), TypeError, "argument 'groups' must be int", True),
     ("input_not_tensor", ([[1.0]], W), {}, TypeError, "argument 'input' must be Tensor", True),
+    # bools are ints to the C++ eager op's schema: functional.py must not let them reach it
+    ("stride_bool", (X, W), dict(stride=True), TypeError, "argument 'stride' must be tuple of ints, not bool", True),
+    ("dilation_bool", (X, W), dict(dilation=False), TypeError, "argument 'dilation' must be tuple of ints, not bool", True),
+    ("groups_bool", (X, W), dict(groups=True), TypeError, "argument 'groups' must be int, not bool", True),
+    ("unbatched_cin_mismatch", (torch.randn(5, 10), W), {}, RuntimeError, "to have 4 channels, but got 5 channels", True),
+    ("unbatched_bias_len", (X[0], W, torch.randn(5)), {}, RuntimeError, "with 3 elements, but got bias of size [5]", True),
 ]
 
 
@@ -102,3 +108,28 @@ def test_module_errors():
         torch.nn.ConvTranspose1d(4, 3, 3, stride=2)(X, output_size=[100])
     with pytest.raises(ValueError, match="divisible by groups"):
         convt1d.ConvTranspose1d(4, 3, 3, groups=2)
+
+
+def test_eager_fast_path_takes_valid_calls_only(monkeypatch):
+    """functional.py calls the C++ eager op first with unchecked arguments: valid calls never reach the Python
+    checks; every refused one does (the cases above then check that it raises PyTorch's errors)."""
+    from convt1d import _ops, functional
+    if _ops.eager_op is None:
+        pytest.skip("the C++ eager op is not built for this torch")
+    checked = []  # one entry per call that reaches the full path (its first step: stride's _single)
+    orig = functional._single
+    monkeypatch.setattr(functional, "_single", lambda v, name: (checked.append(1) if name == "stride" else None,
+                                                                 orig(v, name))[1])
+    x, w, b = X.double(), W.double(), B.double()
+    for args, kw in (((x, w, b), dict(stride=2, padding=1)), ((x[0], w, b), {}), ((x, w), dict(dilation=2))):
+        y = convt1d.conv_transpose1d(*args, **kw)
+        assert torch.allclose(y, F.conv_transpose1d(*args, **kw))
+    y = convt1d.conv_transpose1d(x, w.clone().requires_grad_(), b)
+    assert "CppFunction" in type(y.grad_fn).__name__
+    assert checked == []
+    convt1d.conv_transpose1d(x, w, b, (2,))  # a one-tuple: valid, on the full path
+    assert len(checked) == 1
+    for case in CASES:
+        with pytest.raises(case[3]):
+            convt1d.conv_transpose1d(*case[1], **case[2])
+    assert len(checked) == 1 + len(CASES)
