@@ -50,7 +50,8 @@ constexpr int kRowPad = 16;           /* epilogue: elements of room per staged r
 constexpr int kThreads = 2 * 128 + 32;
 constexpr int kMaxSmem = kWgMaxSmem;
 constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
-constexpr int kWresMax = 64 * 1024;   /* register-A kernel: resident weights up to this by default */
+constexpr int kWresMax = 64 * 1024;   /* register-A kernel: resident weights up to this by default ... */
+constexpr int kWresMax16 = 96 * 1024; /* ... and in the 16-bit forward (KernelBench 64: 96 KB, run 154) */
 
 struct WgArgs {
     const void *bias;
@@ -1329,7 +1330,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
     const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
     const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
-    /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax):
+    /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax / kWresMax16):
      * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
      * (CONVT1D_WGMMA_RS_EPI=direct / staged): ps = 1 and y 16-byte aligned; by default for split TF32 and
      * the strided grad_input only (run 49, ms, staged vs direct: KernelBench 74 strict 1.06 vs 1.23,
@@ -1347,10 +1348,18 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0;
     int64_t grid = 0;
+    const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
+    const bool pp_forced = ppv && ppv[0] == '1';
+    const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
     for (int p = rs_pingpong(MQ, !BI && a.ps == 1); p >= 0 && pick < 0; --p) {
         const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
         grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
-        const bool wres_ok = grid >= a.r_tiles && wres_bytes <= (wv && wv[0] == '1' ? kMaxSmem : kWresMax) && !(wv && wv[0] == '0');
+        const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
+        /* 16-bit weights of two or more chunks resident: both warpgroups on one tile beat ping-pong (run 154,
+         * KernelBench 64, ms, resident without / with ping-pong / neither resident (the stages carry the weights)
+         * with ping-pong: bf16 1.060 / 1.184 / 1.185, fp16 1.142 / 1.204 / 1.309); with one chunk (KernelBench
+         * 74) ping-pong still wins (bf16 0.428 vs 0.458). */
+        if (p && !pp_forced && es == 2 && a.nchunk >= 2 && wres_ok) continue;
         const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
         for (int k = 0; k < 4 && pick < 0; ++k) {
             const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
