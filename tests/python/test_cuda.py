@@ -565,7 +565,14 @@ def test_cuda_bwd_weight_fused(ci, mode, tol, pick, monkeypatch):
     expected = fused_grad_expected(c, pick == "forced", k_max=4, row_elems=8 if mode in ("f16", "bf16") else 4)
     assert any("bwd_weight_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(gw).all()
-    assert rel_err(gw, w64.grad) <= tol
+    # Relative to the larger of the result and its typical size, the reduction of |x|, |gy| over sqrt(terms): a
+    # one-element gradient (C_in = C_out = K = 1) can cancel to near zero (run 157, TF32: 0.0031 from 128 products of
+    # size ~1, where TF32's rounding alone moves the sum by ~1e-3 per product).
+    wa = w.double().abs().requires_grad_(True)
+    F.conv_transpose1d(x.double().abs(), wa, None, **kwargs(c)).backward(gy.double().abs())
+    typical = wa.grad.abs().max().item() / (c["N"] * c["L"]) ** 0.5
+    err = (gw.double() - w64.grad).abs().max().item()
+    assert err <= tol * max(w64.grad.abs().max().item(), typical)
     assert torch.equal(run(), gw)
 
 
