@@ -236,6 +236,17 @@ for _key in ("CPU", "CUDA"):
 
 _op_fwd = torch.ops.convt1d.conv_transpose1d.default
 _op_bwd = torch.ops.convt1d.conv_transpose1d_backward.default
+_functorch_active = getattr(torch._C, "_are_functorch_transforms_active", lambda: False)
+
+
+def fwd_call(*args):
+    """The forward op; under torch.func transforms its autograd.Function itself (functorch takes a Function only when
+    it is applied from Python, not from inside an op's Autograd kernel)."""
+    return _FwdOpFunction.apply(*args) if _functorch_active() else _op_fwd(*args)
+
+
+def _bwd_call(*args):
+    return _BwdOpFunction.apply(*args) if _functorch_active() else _op_bwd(*args)
 
 
 def _is_sym(v) -> bool:
@@ -298,12 +309,67 @@ def _fwd_backward(ctx, gy):
     if not any(mask) or gy is None:
         return (None, None, None) + nones
     stride, padding, output_padding, groups, dilation = ctx.conv
-    gx, gw, gb = _op_bwd(gy, x, w, stride, padding, output_padding, groups, dilation, mask)
+    gx, gw, gb = _bwd_call(gy, x, w, stride, padding, output_padding, groups, dilation, mask)
     return (gx if mask[0] else None, gw if mask[1] else None, gb if mask[2] else None) + nones
 
 
-torch.library.register_autograd("convt1d::conv_transpose1d", _fwd_backward, setup_context=_fwd_setup,
-                                lib=_LIB)
+def _jvp_forward(x, w, dx, dw, db, conv, y_shape):
+    """Forward-mode AD of y = T(x, w) + b: T is linear in each operand, so dy = T(dx, w) + T(x, dw) + db. Through the
+    op, whose own autograd serves a nested transform."""
+    dy = None
+    if dx is not None:
+        dy = fwd_call(dx, w, None, *conv)
+    if dw is not None:
+        t = fwd_call(x, dw, db, *conv)
+        dy, db = (t if dy is None else dy + t), None
+    if db is not None:
+        t = db.view(1, -1, 1).expand(y_shape)
+        dy = t.clone() if dy is None else dy + t
+    return dy
+
+
+def _needs_autograd(args) -> bool:
+    # A gradient to record, or an open dual level (forward AD; torch.func.jvp opens one too).
+    return (torch.is_grad_enabled() and torch._C._any_requires_grad(*args)) or _fwad._current_level >= 0
+
+
+class _FwdOpFunction(torch.autograd.Function):
+    """The forward op's Autograd kernel: backward by one backward-op call, forward-mode AD (jvp) through the op, vmap
+    by torch's generated rule. setup_context style, so that torch.func transforms take it (torch.library's
+    register_autograd builds a Function that torch.func.grad refuses and whose tangent under torch.func.jvp came back
+    wrong: the op had no forward formula)."""
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(x, w, b, stride, padding, output_padding, groups, dilation):
+        with torch._C._AutoDispatchBelowAutograd():
+            return _op_fwd(x, w, b, stride, padding, output_padding, groups, dilation)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _fwd_setup(ctx, inputs, output)
+        if _fwad._current_level >= 0:
+            ctx.save_for_forward(inputs[0], inputs[1])
+            ctx.y_shape = output.shape
+
+    @staticmethod
+    def backward(ctx, gy):
+        return _fwd_backward(ctx, gy)
+
+    @staticmethod
+    def jvp(ctx, dx, dw, db, *_):
+        x, w = ctx.saved_tensors
+        return _jvp_forward(x, w, dx, dw, db, ctx.conv, ctx.y_shape)
+
+
+def _fwd_autograd(*args):
+    if _needs_autograd(args):
+        return _FwdOpFunction.apply(*args)
+    with torch._C._AutoDispatchBelowAutograd():
+        return _op_fwd(*args)
+
+
+_LIB.impl("conv_transpose1d", _fwd_autograd, "Autograd")
 
 
 class EagerFunction(torch.autograd.Function):
@@ -326,21 +392,9 @@ class EagerFunction(torch.autograd.Function):
 
     @staticmethod
     def jvp(ctx, dx, dw, db, _conv):
-        """Forward-mode AD (functional.py routes dual tensors here): y is linear in each operand, so
-        dy = T(dx, w) + T(x, dw) + db with T the convolution itself (through the public function, so that
-        nested dual levels recurse)."""
-        from .functional import conv_transpose1d as conv_t
+        """Forward-mode AD (functional.py routes dual tensors here)."""
         x, w = ctx.saved_tensors
-        dy = None
-        if dx is not None:
-            dy = conv_t(dx, w, None, *ctx.conv)
-        if dw is not None:
-            t = conv_t(x, dw, db, *ctx.conv)
-            dy, db = (t if dy is None else dy + t), None
-        if db is not None:
-            t = db.view(1, -1, 1).expand(ctx.y_shape)
-            dy = t.clone() if dy is None else dy + t
-        return dy
+        return _jvp_forward(x, w, dx, dw, db, ctx.conv, ctx.y_shape)
 
     @staticmethod
     def backward(ctx, gy):
@@ -396,9 +450,9 @@ def _bwd_backward(ctx, ggx, ggw, ggb):
     d_gy = d_x = d_w = None
     if need_gy:
         if ggx is not None:
-            d_gy = _op_fwd(ggx, w, None, stride, padding, output_padding, groups, dilation)
+            d_gy = fwd_call(ggx, w, None, stride, padding, output_padding, groups, dilation)
         if ggw is not None:
-            t = _op_fwd(x, ggw, ggb, stride, padding, output_padding, groups, dilation)
+            t = fwd_call(x, ggw, ggb, stride, padding, output_padding, groups, dilation)
             d_gy = t if d_gy is None else d_gy + t
             ggb = None
         if ggb is not None:
@@ -409,7 +463,7 @@ def _bwd_backward(ctx, ggx, ggw, ggb):
     if want_x or want_w:
         xin = ggx if ggx is not None else x
         win = ggw if ggw is not None else w
-        gx2, gw2, _ = _op_bwd(gy, xin, win, stride, padding, output_padding, groups, dilation,
+        gx2, gw2, _ = _bwd_call(gy, xin, win, stride, padding, output_padding, groups, dilation,
                               [want_x, want_w, False])
         d_x = gx2 if want_x else None
         d_w = gw2 if want_w else None
@@ -422,8 +476,60 @@ def _bwd_backward(ctx, ggx, ggw, ggb):
     return d_gy, d_x, d_w, None, None, None, None, None, None
 
 
-torch.library.register_autograd("convt1d::conv_transpose1d_backward", _bwd_backward,
-                                setup_context=_bwd_setup, lib=_LIB)
+class _BwdOpFunction(torch.autograd.Function):
+    """The backward op's Autograd kernel (double backward above; setup_context style for torch.func, as the forward's).
+    Forward-mode AD: the op is bilinear, gx = Bx(gy, w), gw = Bw(gy, x), gb = sum(gy), so
+    d gx = Bx(dgy, w) + Bx(gy, dw), d gw = Bw(dgy, x) + Bw(gy, dx), d gb = sum(dgy) (forward-over-reverse:
+    Hessian-vector products)."""
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(gy, x, w, stride, padding, output_padding, groups, dilation, mask):
+        with torch._C._AutoDispatchBelowAutograd():
+            return _op_bwd(gy, x, w, stride, padding, output_padding, groups, dilation, mask)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _bwd_setup(ctx, inputs, output)
+        if _fwad._current_level >= 0:
+            ctx.save_for_forward(*inputs[:3])
+            ctx.out_shapes = tuple(o.shape for o in output)
+
+    @staticmethod
+    def backward(ctx, ggx, ggw, ggb):
+        return _bwd_backward(ctx, ggx, ggw, ggb)
+
+    @staticmethod
+    def jvp(ctx, dgy, dx, dw, *_):
+        gy, x, w = ctx.saved_tensors
+        mask = list(ctx.mask)
+        outs = [None, None, None]
+
+        def add(i, t):
+            outs[i] = t if outs[i] is None else outs[i] + t
+        if dgy is not None:
+            for i, t in enumerate(_bwd_call(dgy, x, w, *ctx.conv, mask)):
+                if mask[i]:
+                    add(i, t)
+        want = [mask[0] and dw is not None, mask[1] and dx is not None, False]
+        if want[0] or want[1]:
+            t = _bwd_call(gy, x if dx is None else dx, w if dw is None else dw, *ctx.conv, want)
+            for i in (0, 1):
+                if want[i]:
+                    add(i, t[i])
+        # Outputs not asked for are empty placeholders; those asked for with no tangent reaching them are zeros.
+        ref = (x, w, gy)
+        return tuple(o if o is not None else ref[i].new_zeros(ctx.out_shapes[i]) for i, o in enumerate(outs))
+
+
+def _bwd_autograd(*args):
+    if _needs_autograd(args[:3]):
+        return _BwdOpFunction.apply(*args)
+    with torch._C._AutoDispatchBelowAutograd():
+        return _op_bwd(*args)
+
+
+_LIB.impl("conv_transpose1d_backward", _bwd_autograd, "Autograd")
 
 
 # --- autocast: like PyTorch's conv_transpose1d (lower_precision_fp): floating tensors other than

@@ -22,6 +22,7 @@ _forward_impl = _ops.forward_impl
 _eager_apply = _ops.eager_apply
 _eager_op, _eager_op_cuda = _ops.eager_op, _ops.eager_op_cuda
 _op = torch.ops.convt1d.conv_transpose1d.default
+_fwd_function = _ops.fwd_call
 _fwad = torch.autograd.forward_ad  # _current_level >= 0 while a dual level is open
 _int = int
 
@@ -144,6 +145,10 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                 y = _eager_apply(input, weight, bias, (stride, padding, output_padding, groups, dilation))
             else:
                 y = _forward_impl(input, weight, bias, stride, padding, output_padding, groups, dilation)
+    elif not _is_compiling() and _functorch_active():
+        # torch.func transforms take the op's autograd.Function only when applied from Python (it carries the
+        # backward, the jvp and a generated vmap rule).
+        y = _fwd_function(input, weight, bias, stride, padding, output_padding, groups, dilation)
     else:
         y = _op(input, weight, bias, stride, padding, output_padding, groups, dilation)
     return y.squeeze(0) if unbatched else y

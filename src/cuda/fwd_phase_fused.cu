@@ -308,6 +308,43 @@ template <int MODE> convt1d_status launch(const FusedArgs &a, size_t smem, cudaS
     return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "forward (fused one phase): launch");
 }
 
+/* The output tile's row pitch: s*BT plus two vectors at least, and among the next eight vector multiples the one whose
+ * result stores (each warp: 8 rows x 4 column pairs, s elements apart, rows at their y offsets pad_of) meet the fewest
+ * shared-memory bank conflicts, counted for every row offset pattern (sig) and warp. KernelBench 79 (TF32, L_out odd):
+ * 264 elements put rows g and g + 4 on one bank, two wavefronts per store; 260 none. CONVT1D_FUSED_YP=0 keeps the
+ * least pitch (A/B). */
+int tile_pitch(const FusedArgs &a, int es, int ve, int max_pitch) {
+    const int base = a.s * BT + 2 * ve;
+    const char *ev = getenv("CONVT1D_FUSED_YP");
+    if (ev && ev[0] == '0') return base;
+    int best = base;
+    long best_cost = -1;
+    for (int k = 0; k < 8 && (k == 0 || base + k * ve <= max_pitch); ++k) {
+        const int yp = base + k * ve;
+        long cost = 0;
+        for (int sig = 0; sig < ve; ++sig)
+            for (int wm = 0; wm < 4; ++wm)
+                for (int kind = 0; kind < 4; ++kind) { /* ra[j], ra[j + s], rb[j], rb[j + s] */
+                    int words[32], cnt[32] = {0};
+                    for (int lane = 0; lane < 32; ++lane) {
+                        const int g = lane >> 2, tq = lane & 3, co = wm * 16 + g + (kind >> 1) * 8;
+                        const int e = co * yp + ((sig + co * a.lmod) & (ve - 1)) + a.r + (2 * tq + (kind & 1)) * a.s;
+                        words[lane] = e * es / 4;
+                    }
+                    for (int lane = 0; lane < 32; ++lane) { /* distinct words per bank */
+                        bool seen = false;
+                        for (int o = 0; o < lane && !seen; ++o) seen = words[o] == words[lane];
+                        if (!seen) ++cnt[words[lane] % 32];
+                    }
+                    int worst = 0;
+                    for (int b = 0; b < 32; ++b) worst = cnt[b] > worst ? cnt[b] : worst;
+                    cost += worst;
+                }
+        if (best_cost < 0 || cost < best_cost) best = yp, best_cost = cost;
+    }
+    return best;
+}
+
 } // namespace
 
 convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
@@ -345,7 +382,6 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.nvr = (int)((BT + halo + 2 * xv - 2) / xv); /* window columns BT + halo, plus up to xv-1 of alignment */
     a.nvr_magic = ((1 << 20) + a.nvr - 1) / a.nvr;
     a.XP = (a.nvr * xv - 8 + 31) / 32 * 32 + 8;
-    a.YP = a.s * BT + 2 * xv;
     a.y_mis = (int)(((uintptr_t)y / es) % xv);
     a.lmod = (int)(pr.out_length % xv);
     a.clmod = (int)((P.out_channels * pr.out_length) % xv);
@@ -360,6 +396,12 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.tiles_per_n = (int)tiles_per_n, a.tiles = (int)(P.batch * tiles_per_n);
     const int rows = a.cb * 8;
     if (half && rows * a.nvr > NTH * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
+    {
+        /* a wider pitch only while the blocks per SM stay (two but in strict fp32: 228 KB per SM, 1 KB each reserved) */
+        const long win_bytes = (long)(half ? 1 : 2) * rows * a.XP * 4;
+        const long cap = pr.math == CONVT1D_MATH_STRICT_FP32 && !half ? 227 * 1024 : 113 * 1024;
+        a.YP = tile_pitch(a, es, xv, (int)((cap - win_bytes) / (BM * es)));
+    }
     const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;
     switch (pr.dtype) {
     case CONVT1D_F16: return launch<F16>(a, smem, stream);
