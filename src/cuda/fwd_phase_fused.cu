@@ -308,11 +308,13 @@ template <int MODE> convt1d_status launch(const FusedArgs &a, size_t smem, cudaS
     return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "forward (fused one phase): launch");
 }
 
-/* The output tile's row pitch: s*BT plus two vectors at least, and among the next eight vector multiples the one whose
- * result stores (each warp: 8 rows x 4 column pairs, s elements apart, rows at their y offsets pad_of) meet the fewest
- * shared-memory bank conflicts, counted for every row offset pattern (sig) and warp. KernelBench 79 (TF32, L_out odd):
- * 264 elements put rows g and g + 4 on one bank, two wavefronts per store; 260 none. CONVT1D_FUSED_YP=0 keeps the
- * least pitch (A/B). */
+/* The output tile's row pitch where rows leave by vector stores: s*BT plus two vectors at least, and among the next
+ * eight vector multiples the one whose result stores (each warp: 8 rows x 4 column pairs, s elements apart, rows at
+ * their y offsets pad_of) meet the fewest shared-memory bank conflicts, counted for every row offset pattern (sig) and
+ * warp. KernelBench 79 TF32 (L_out odd): 264 elements put rows g and g + 4 on one bank, two wavefronts per store; 268
+ * none: 0.472 -> 0.468 ms (run 158). Rows sent by bulk copies keep the least pitch: there the bf16 pick (280 for 272)
+ * ran at 0.68-0.74 ms against 0.33 (run 158; the copies' shared-memory source alignment, not pursued).
+ * CONVT1D_FUSED_YP=0 keeps the least pitch (A/B). */
 int tile_pitch(const FusedArgs &a, int es, int ve, int max_pitch) {
     const int base = a.s * BT + 2 * ve;
     const char *ev = getenv("CONVT1D_FUSED_YP");
@@ -400,7 +402,7 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         /* a wider pitch only while the blocks per SM stay (two but in strict fp32: 228 KB per SM, 1 KB each reserved) */
         const long win_bytes = (long)(half ? 1 : 2) * rows * a.XP * 4;
         const long cap = pr.math == CONVT1D_MATH_STRICT_FP32 && !half ? 227 * 1024 : 113 * 1024;
-        a.YP = tile_pitch(a, es, xv, (int)((cap - win_bytes) / (BM * es)));
+        a.YP = a.bulk ? a.s * BT + 2 * xv : tile_pitch(a, es, xv, (int)((cap - win_bytes) / (BM * es)));
     }
     const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;
     switch (pr.dtype) {
