@@ -532,6 +532,50 @@ def _bwd_autograd(*args):
 _LIB.impl("conv_transpose1d_backward", _bwd_autograd, "Autograd")
 
 
+# --- vmap (torch.func.vmap, and jacrev / per-sample gradients built on it): one call for the whole vmapped batch
+# instead of the per-sample fallback loop. The vmapped dimension folds into the batch where only the activations
+# carry it; else into the groups: sample b's channels sit side by side with the others', and groups*B groups keep
+# the samples apart (x (N, B*C_in, L), w (B*C_in, C_out/g, K), y (N, B*C_out, L_out)); the backward op's gradients
+# come out per sample the same way (grad_weight (B*C_in, ...) is the per-sample weight gradient).
+def _moved(t, d, bsz):
+    """t with the vmapped dimension first (expanded where t has none)."""
+    return t.movedim(d, 0) if d is not None else t.expand(bsz, *t.shape)
+
+
+def _fwd_vmap(info, in_dims, x, w, b, stride, padding, output_padding, groups, dilation):
+    xd, wd, bd = in_dims[:3]
+    bsz = info.batch_size
+    if wd is None and bd is None:
+        xm = x.movedim(xd, 0)
+        y = _op_fwd(xm.reshape(-1, *xm.shape[2:]), w, b, stride, padding, output_padding, groups, dilation)
+        return y.view(bsz, xm.shape[1], *y.shape[1:]), 0
+    xm, wm = _moved(x, xd, bsz), _moved(w, wd, bsz)
+    n, cin, length = xm.shape[1:]
+    xg = xm.transpose(0, 1).reshape(n, bsz * cin, length)
+    bg = None if b is None else _moved(b, bd, bsz).reshape(-1)
+    y = _op_fwd(xg, wm.reshape(bsz * cin, *wm.shape[2:]), bg, stride, padding, output_padding, groups * bsz,
+                dilation)
+    return y.view(n, bsz, -1, y.shape[-1]).transpose(0, 1), 0
+
+
+def _bwd_vmap(info, in_dims, gy, x, w, stride, padding, output_padding, groups, dilation, mask):
+    bsz = info.batch_size
+    gym, xm, wm = _moved(gy, in_dims[0], bsz), _moved(x, in_dims[1], bsz), _moved(w, in_dims[2], bsz)
+    n, cin, length = xm.shape[1:]
+    gx, gw, gb = _op_bwd(gym.transpose(0, 1).reshape(n, -1, gym.shape[-1]),
+                         xm.transpose(0, 1).reshape(n, bsz * cin, length), wm.reshape(bsz * cin, *wm.shape[2:]),
+                         stride, padding, output_padding, groups * bsz, dilation, mask)
+    # gradients not asked for are the schema's empty placeholders: not batched
+    return ((gx.view(n, bsz, cin, length).transpose(0, 1) if mask[0] else gx,
+             gw.view(bsz, *wm.shape[1:]) if mask[1] else gw,
+             gb.view(bsz, -1) if mask[2] else gb),
+            (0 if mask[0] else None, 0 if mask[1] else None, 0 if mask[2] else None))
+
+
+torch.library.register_vmap("convt1d::conv_transpose1d", _fwd_vmap, lib=_LIB)
+torch.library.register_vmap("convt1d::conv_transpose1d_backward", _bwd_vmap, lib=_LIB)
+
+
 # --- autocast: like PyTorch's conv_transpose1d (lower_precision_fp): floating tensors other than
 # float64 on the autocast device are cast to the autocast dtype read at call time.
 def _register_autocast(device_type: str) -> None:

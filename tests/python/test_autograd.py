@@ -231,8 +231,9 @@ FUNC_CASES = [dict(N=2, Cin=4, Cout=6, K=3, L=7, stride=2, padding=1, output_pad
               dict(N=2, Cin=3, Cout=2, K=2, L=5, stride=1, padding=0, output_padding=0, groups=1, dilation=1, bias=False)]
 
 
-@pytest.mark.filterwarnings("ignore:There is a performance drop")  # vmap runs the ops per sample (no batching rule)
-@pytest.mark.parametrize("transform", ["grad", "jvp", "jacrev", "jacfwd", "vmap", "hvp", "vmap_grad"])
+@pytest.mark.filterwarnings("error:There is a performance drop")  # the ops' vmap rules, not torch's per-sample loop
+@pytest.mark.parametrize("transform", ["grad", "jvp", "jacrev", "jacfwd", "vmap", "vmap_weights", "vmap_middle_dims",
+                                       "hvp", "vmap_grad", "per_sample_grads"])
 @pytest.mark.parametrize("c", FUNC_CASES, ids=["grouped_strided_bias", "plain"])
 def test_torch_func_transforms_match_pytorch(c, transform):
     """torch.func: the op's autograd.Function (setup_context, jvp, generated vmap rule), applied from Python under
@@ -243,6 +244,7 @@ def test_torch_func_transforms_match_pytorch(c, transform):
     ours = lambda x, w, b: convt1d.conv_transpose1d(x, w, b, **kw)  # noqa: E731
     theirs = lambda x, w, b: F.conv_transpose1d(x, w, b, **kw)  # noqa: E731
     t = (torch.randn_like(x), torch.randn_like(w), torch.randn_like(b))
+    gy = torch.randn_like(theirs(x, w, b))
     f = torch.func
     run = {
         "grad": lambda g: f.grad(lambda x, w, b: g(x, w, b).pow(2).sum(), argnums=(0, 1, 2))(x, w, b),
@@ -250,6 +252,10 @@ def test_torch_func_transforms_match_pytorch(c, transform):
         "jacrev": lambda g: f.jacrev(g, argnums=(0, 1))(x[:1], w, b),
         "jacfwd": lambda g: f.jacfwd(g, argnums=(0, 1))(x[:1], w, b),
         "vmap": lambda g: f.vmap(g, in_dims=(0, None, None))(torch.stack([x, 2 * x]), w, b),
+        "vmap_weights": lambda g: f.vmap(g, in_dims=(None, 0, 0))(x, torch.stack([w, -w, 2 * w]), torch.stack([b, b, -b])),
+        "vmap_middle_dims": lambda g: f.vmap(g, in_dims=(1, 2, None))(torch.stack([x, 2 * x], 1), torch.stack([w, -w], 2), b),
+        "per_sample_grads": lambda g: f.vmap(f.grad(lambda xi, gi, w, b: (g(xi[None], w, b) * gi[None]).sum(),
+                                                    argnums=(2, 3)), in_dims=(0, 0, None, None))(x, gy, w, b),
         "hvp": lambda g: f.jvp(f.grad(lambda w: g(x, w, b).pow(2).sum()), (w,), (t[1],))[1],
         "vmap_grad": lambda g: f.vmap(f.grad(lambda xi, w: g(xi.unsqueeze(0), w, b).pow(2).sum(), argnums=1),
                                       in_dims=(0, None))(x, w),

@@ -129,6 +129,31 @@ def test_cuda_gradcheck_gradgradcheck():
     assert torch.autograd.gradgradcheck(f, ins)
 
 
+@pytest.mark.filterwarnings("error:There is a performance drop")
+@pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-12), (torch.float32, 1e-5)])
+def test_cuda_torch_func_vmap_rules(dtype, tol):
+    """torch.func on CUDA through the ops' vmap rules: per-sample weights (the vmapped dimension folded into groups) and
+    per-sample gradients (grad_weight per sample from one grouped backward call), against PyTorch in float64."""
+    torch.backends.cudnn.allow_tf32 = False
+    c = dict(N=3, Cin=8, Cout=6, K=3, L=40, stride=2, padding=1, output_padding=1, groups=2, dilation=2, bias=True)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda")
+    kw = kwargs(c)
+    ws, bs = torch.stack([w, -w, 0.5 * w]), torch.stack([b, 2 * b, -b])
+    got = torch.func.vmap(lambda w, b: convt1d.conv_transpose1d(x, w, b, **kw))(ws, bs)
+    want = torch.func.vmap(lambda w, b: F.conv_transpose1d(x.double(), w, b, **kw))(ws.double(), bs.double())
+    assert rel_err(got, want) <= tol
+    gy = torch.randn(c["N"], c["Cout"], out_len(c), device="cuda", dtype=dtype)
+
+    def per_sample(conv, x, gy, w, b):
+        loss = lambda xi, gi, w, b: (conv(xi[None], w, b, **kw) * gi[None]).sum()  # noqa: E731
+        return torch.func.vmap(torch.func.grad(loss, argnums=(2, 3)), in_dims=(0, 0, None, None))(x, gy, w, b)
+    got = per_sample(convt1d.conv_transpose1d, x, gy, w, b)
+    want = per_sample(F.conv_transpose1d, x.double(), gy.double(), w.double(), b.double())
+    for a, e in zip(got, want):
+        assert a.shape == e.shape and rel_err(a, e) <= tol
+    torch.backends.cudnn.allow_tf32 = True
+
+
 @pytest.mark.parametrize("path", ["cpp", "python"])
 def test_cuda_eager_op_backward_mask(path, monkeypatch):
     # Both eager paths (the C++ op of src/torch, the Python autograd.Function): a backward launches kernels for the
