@@ -88,6 +88,7 @@ struct WgArgs {
     int pair32;  /* 16-bit BI: a fragment register's two channels are adjacent 4-byte-aligned elements (one load) */
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
+    int hoist;   /* 16-bit forward pairs: the word-alignment test once per tap, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
      * row tile fixed by a grid that is a multiple of r_tiles; the stages then hold the input only), the
@@ -532,7 +533,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     /* The A fragment of tile mq, tap shift sh (columns), k-step kk of the stage at shared address sp:
      * registers a0..a3 in the m16n8k8 (tf32) / m16n8k16 (16-bit) A layout: (row g, k lo), (row g+8,
      * k lo), (row g, k hi), (row g+8, k hi). X3: big halves into ab, small into as. */
-    auto load_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4]) {
+    /* PAIRS word alignment: AL 1 = every pair of the call is one aligned word, 0 = none is, 2 = test here (A/B). */
+    auto load_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4], auto al_const) {
         if constexpr (BI) {
             const uint32_t p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
             const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
@@ -561,7 +563,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         if constexpr (PAIRS) {
             /* Positions 2g, 2g + 1 of a channel in one word where both channel rows' words are 4-byte aligned
              * (bulk-staged rows of odd length sit 2 (mod 4) bytes apart: then every load takes the 16-bit path). */
-            if (((p | (uint32_t)rowb) & 2) == 0) {
+            constexpr int AL = decltype(al_const)::value;
+            if (AL == 1 || (AL == 2 && ((p | (uint32_t)rowb) & 2) == 0)) {
                 const uint32_t w0 = lds_u32(p), w1 = lds_u32(p + rowb), w2 = lds_u32(p + hop), w3 = lds_u32(p + hop + rowb);
                 ab[0] = __byte_perm(w0, w1, 0x5410);
                 ab[1] = __byte_perm(w0, w1, 0x7632);
@@ -621,26 +624,42 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 for (int j = 0; j < a.T; ++j) {
                     const int sh = j * a.dj;
                     const uint32_t wj = wb + j * BR * kRow;
+                    auto ksteps = [&](auto al_const) {
 #pragma unroll
-                    for (int kk = 0; kk < KS; ++kk) {
-                        uint32_t ab[MQ][4], as[MQ][4];
+                        for (int kk = 0; kk < KS; ++kk) {
+                            uint32_t ab[MQ][4], as[MQ][4];
 #pragma unroll
-                        for (int mq = 0; mq < MQ; ++mq) load_a(sp, mq, sh, kk, ab[mq], as[mq]);
-                        wg_fence();
+                            for (int mq = 0; mq < MQ; ++mq) load_a(sp, mq, sh, kk, ab[mq], as[mq], al_const);
+                            wg_fence();
 #pragma unroll
-                        for (int mq = 0; mq < MQ; ++mq) {
-                            if constexpr (X3) {
-                                wg_mma_rs<TY, BR>::run(tmp[mq], as[mq], desc_sw128(wj + kk * 32));
-                                wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + WB + kk * 32));
-                                wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + kk * 32));
-                            } else {
-                                wg_mma_rs<TY, BR>::run(acc[mq], ab[mq], desc_sw128(wj + kk * 32));
+                            for (int mq = 0; mq < MQ; ++mq) {
+                                if constexpr (X3) {
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], as[mq], desc_sw128(wj + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + WB + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + kk * 32));
+                                } else {
+                                    wg_mma_rs<TY, BR>::run(acc[mq], ab[mq], desc_sw128(wj + kk * 32));
+                                }
                             }
+                            wg_commit();
+                            /* The MMAs of the previous step are done once at most this one is pending: its
+                             * fragment registers may be reloaded. */
+                            wg_wait<1>();
                         }
-                        wg_commit();
-                        /* The MMAs of the previous step are done once at most this one is pending: its
-                         * fragment registers may be reloaded. */
-                        wg_wait<1>();
+                    };
+                    /* PAIRS: whether the pairs are aligned words is one answer per tap (the tile, k-step and channel-row
+                     * offsets are 4-byte multiples; only the shift and a bulk-staged row's offset vary), so the test
+                     * and its branch leave the loads (run 163: a test, a branch and a reconvergence per load, 7% of
+                     * the stall samples on KernelBench 64 bf16). CONVT1D_WGMMA_RS_HOIST=0: the test per load (A/B). */
+                    if constexpr (PAIRS) {
+                        if (!a.hoist)
+                            ksteps(std::integral_constant<int, 2>());
+                        else if ((((sp - (uint32_t)(sh * (int)sizeof(T))) | (uint32_t)rowb) & 2) == 0)
+                            ksteps(std::integral_constant<int, 1>());
+                        else
+                            ksteps(std::integral_constant<int, 0>());
+                    } else {
+                        ksteps(std::integral_constant<int, 0>());
                     }
                 }
             };
@@ -1466,8 +1485,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         /* Half-empty chunks on two k-steps (16-bit C_in = 32: KernelBench 74). CONVT1D_WGMMA_RS_KSKIP=0: all four
          * (A/B). */
-        const char *kv = getenv("CONVT1D_WGMMA_RS_KSKIP");
+        const char *kv = getenv("CONVT1D_WGMMA_RS_KSKIP"), *hv = getenv("CONVT1D_WGMMA_RS_HOIST");
         a.kskip = !(kv && kv[0] == '0');
+        a.hoist = !(hv && hv[0] == '0');
     }
     const int64_t spread = (int64_t)(a.T - 1) * a.dj;
     if (spread > 128) return CONVT1D_ERROR_NOT_SUPPORTED;
