@@ -88,7 +88,7 @@ struct WgArgs {
     int pair32;  /* 16-bit BI: a fragment register's two channels are adjacent 4-byte-aligned elements (one load) */
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
-    int hoist;   /* 16-bit forward pairs: the word-alignment test once per tap, not per load */
+    int hoist;   /* 16-bit pairs (forward PAIRS, BI pair32): the word test once per tap / launch, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
      * row tile fixed by a grid that is a multiple of r_tiles; the stages then hold the input only), the
@@ -539,7 +539,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             const uint32_t p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
             const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
             if constexpr (HALF) {
-                if (a.pair32) { /* channels 2t, 2t+1 (even gs): phases b, b+1 of one grad_y row, side by side */
+                constexpr int AL = decltype(al_const)::value; /* 1: a.pair32, 0: not, 2: test here (A/B) */
+                if (AL == 1 || (AL == 2 && a.pair32)) { /* channels 2t, 2t+1 (even gs): phases b, b+1 of one grad_y row */
                     ab[0] = lds_u32(p + bofs[kk][0]);
                     ab[1] = lds_u32(p + bofs[kk][0] + p8);
                     ab[2] = lds_u32(p + bofs[kk][2]);
@@ -655,6 +656,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         if (!a.hoist)
                             ksteps(std::integral_constant<int, 2>());
                         else if ((((sp - (uint32_t)(sh * (int)sizeof(T))) | (uint32_t)rowb) & 2) == 0)
+                            ksteps(std::integral_constant<int, 1>());
+                        else
+                            ksteps(std::integral_constant<int, 0>());
+                    } else if constexpr (BI && HALF) { /* the strided grad_input's one-word pairs: one answer per launch */
+                        if (!a.hoist)
+                            ksteps(std::integral_constant<int, 2>());
+                        else if (a.pair32)
                             ksteps(std::integral_constant<int, 1>());
                         else
                             ksteps(std::integral_constant<int, 0>());
@@ -1569,6 +1577,8 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
      * CONVT1D_WGMMA_RS_PAIR32=0: two 16-bit loads as elsewhere. */
     const char *pv = getenv("CONVT1D_WGMMA_RS_PAIR32");
     a.pair32 = es == 2 && bulk && bi.s % 2 == 0 && bi.p % 2 == 0 && bi.L_out % 2 == 0 && !(pv && pv[0] == '0');
+    const char *hv = getenv("CONVT1D_WGMMA_RS_HOIST");
+    a.hoist = !(hv && hv[0] == '0');
     a.grpc = (kBK + bi.s - 1) / bi.s + (kBK % bi.s ? 1 : 0);
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
     a.win = 128 + a.hal;
