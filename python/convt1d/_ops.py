@@ -1,5 +1,5 @@
 """The `convt1d::` PyTorch operators: schema, CPU/CUDA kernels (ctypes into the C library), fake
-(shape) kernels, autograd (with double backward) and autocast.
+(shape) kernels, autograd (double backward, forward-mode AD, torch.func), vmap rules and autocast.
 
 Low-level torch.library API on purpose: the kernels are plain Python functions registered per dispatch
 key, so eager calls pay one dispatcher hop and torch.compile sees an opaque op with a fake kernel.
@@ -10,7 +10,8 @@ import torch
 
 from . import _lib
 
-__all__ = ["forward_impl", "backward_impl", "EagerFunction", "eager_apply", "eager_op", "eager_op_cuda", "DTYPES"]
+__all__ = ["forward_impl", "backward_impl", "EagerFunction", "eager_apply", "eager_op", "eager_op_cuda", "fwd_call",
+           "DTYPES"]
 
 DTYPES = {torch.float32: _lib.F32, torch.float16: _lib.F16, torch.bfloat16: _lib.BF16,
           torch.float64: _lib.F64}
