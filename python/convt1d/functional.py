@@ -117,7 +117,9 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
         try:
             return _eager_op(input, weight, bias, stride, padding, output_padding, groups, dilation)
         except (RuntimeError, TypeError):
-            pass
+            refused = True  # the same call would be refused again below
+    else:
+        refused = False
     stride = _single(stride, "stride")
     padding = _single(padding, "padding")
     output_padding = _single(output_padding, "output_padding")
@@ -138,7 +140,8 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
             and not _dispatch_modes() and not _function_modes() and not _functorch_active()):
         # Dual tensors (forward-mode AD) need the Python Function, whose jvp the C++ node lacks.
         fwd_ad = _fwad._current_level >= 0
-        y = None if fwd_ad else _eager_cpp(input, weight, bias, stride, padding, output_padding, groups, dilation)
+        y = None if fwd_ad or refused else _eager_cpp(input, weight, bias, stride, padding, output_padding, groups,
+                                                      dilation)
         if y is None:
             if fwd_ad or (_grad_enabled() and (input.requires_grad or weight.requires_grad
                                                or (bias is not None and bias.requires_grad))):

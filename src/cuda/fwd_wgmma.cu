@@ -652,17 +652,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                      * offsets are 4-byte multiples; only the shift and a bulk-staged row's offset vary), so the test
                      * and its branch leave the loads (run 163: a test, a branch and a reconvergence per load, 7% of
                      * the stall samples on KernelBench 64 bf16). CONVT1D_WGMMA_RS_HOIST=0: the test per load (A/B). */
-                    if constexpr (PAIRS) {
+                    if constexpr (PAIRS || (BI && HALF)) { /* BI: the one-word pairs are one answer per launch */
+                        const bool words = PAIRS ? (((sp - (uint32_t)(sh * (int)sizeof(T))) | (uint32_t)rowb) & 2) == 0
+                                                 : a.pair32 != 0;
                         if (!a.hoist)
                             ksteps(std::integral_constant<int, 2>());
-                        else if ((((sp - (uint32_t)(sh * (int)sizeof(T))) | (uint32_t)rowb) & 2) == 0)
-                            ksteps(std::integral_constant<int, 1>());
-                        else
-                            ksteps(std::integral_constant<int, 0>());
-                    } else if constexpr (BI && HALF) { /* the strided grad_input's one-word pairs: one answer per launch */
-                        if (!a.hoist)
-                            ksteps(std::integral_constant<int, 2>());
-                        else if (a.pair32)
+                        else if (words)
                             ksteps(std::integral_constant<int, 1>());
                         else
                             ksteps(std::integral_constant<int, 0>());
@@ -1490,13 +1485,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.x = x;
     a.cin = cin;
     a.L = L;
-    {
-        /* Half-empty chunks on two k-steps (16-bit C_in = 32: KernelBench 74). CONVT1D_WGMMA_RS_KSKIP=0: all four
-         * (A/B). */
-        const char *kv = getenv("CONVT1D_WGMMA_RS_KSKIP"), *hv = getenv("CONVT1D_WGMMA_RS_HOIST");
-        a.kskip = !(kv && kv[0] == '0');
-        a.hoist = !(hv && hv[0] == '0');
-    }
     const int64_t spread = (int64_t)(a.T - 1) * a.dj;
     if (spread > 128) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.hal = (int)((spread + VE - 1) / VE * VE);
@@ -1577,8 +1565,6 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
      * CONVT1D_WGMMA_RS_PAIR32=0: two 16-bit loads as elsewhere. */
     const char *pv = getenv("CONVT1D_WGMMA_RS_PAIR32");
     a.pair32 = es == 2 && bulk && bi.s % 2 == 0 && bi.p % 2 == 0 && bi.L_out % 2 == 0 && !(pv && pv[0] == '0');
-    const char *hv = getenv("CONVT1D_WGMMA_RS_HOIST");
-    a.hoist = !(hv && hv[0] == '0');
     a.grpc = (kBK + bi.s - 1) / bi.s + (kBK % bi.s ? 1 : 0);
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
     a.win = 128 + a.hal;
@@ -1700,6 +1686,13 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     const int64_t M = (int64_t)a.cout * a.ps;
     const int es = ty >= WG_TF32 ? 4 : 2;
     a.nchunk = (int)((pr.p.in_channels + kRow / es - 1) / (kRow / es));
+    {
+        /* The k-step loop's A/B switches: CONVT1D_WGMMA_RS_KSKIP=0 runs all four k-steps of half-empty chunks,
+         * CONVT1D_WGMMA_RS_HOIST=0 tests the 16-bit pairs' words in every load. */
+        const char *kv = getenv("CONVT1D_WGMMA_RS_KSKIP"), *hv = getenv("CONVT1D_WGMMA_RS_HOIST");
+        a.kskip = !(kv && kv[0] == '0');
+        a.hoist = !(hv && hv[0] == '0');
+    }
     int BR = 64, MQ = 2;
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
     /* 256x1 past 128 rows, but 128x2 for a forward up to 1024 rows (run 51, ms: hifigan_up2 16-bit 0.95 vs

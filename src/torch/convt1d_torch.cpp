@@ -97,9 +97,9 @@ convt1d_stream stream_of(const at::Tensor &t) {
 
 at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10::optional<at::Tensor> &b0,
                           const Conv &c) {
-    const at::Tensor x = x0.contiguous(), w = w0.contiguous();
-    const at::Tensor b = b0.has_value() && b0->defined() ? b0->contiguous() : at::Tensor();
-    check_operands(x, w, b, c.groups, "convt1d forward");
+    const at::Tensor b1 = b0.has_value() && b0->defined() ? *b0 : at::Tensor();
+    check_operands(x0, w0, b1, c.groups, "convt1d forward"); /* before any copy */
+    const at::Tensor x = x0.contiguous(), w = w0.contiguous(), b = b1.defined() ? b1.contiguous() : b1;
     int64_t lout = 0;
     const convt1d_params p = params_of(x, w, c, &lout, "convt1d forward");
     const convt1d_dtype dt = dtype_code(x);
@@ -123,9 +123,9 @@ at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10:
 /* grad_input, grad_weight, grad_bias (undefined where not wanted) by the C entry points. */
 std::array<at::Tensor, 3> backward_kernel(const at::Tensor &gy0, const at::Tensor &x0, const at::Tensor &w0,
                                           const Conv &c, std::array<bool, 3> want) {
+    check_operands(x0, w0, at::Tensor(), c.groups, "convt1d backward"); /* before any copy */
+    TORCH_CHECK(gy0.device() == x0.device(), "convt1d backward: grad_output must be on the input's device");
     const at::Tensor gy = gy0.contiguous(), x = x0.contiguous(), w = w0.contiguous();
-    check_operands(x, w, at::Tensor(), c.groups, "convt1d backward");
-    TORCH_CHECK(gy.device() == x.device(), "convt1d backward: grad_output must be on the input's device");
     int64_t lout = 0;
     const convt1d_params p = params_of(x, w, c, &lout, "convt1d backward");
     TORCH_CHECK(gy.dim() == 3 && gy.size(0) == x.size(0) && gy.size(1) == p.out_channels && gy.size(2) == lout,
