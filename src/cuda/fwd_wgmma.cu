@@ -1448,13 +1448,13 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pair32 = 0;
     {
-        /* Position pairs (PAIRS) for the 16-bit stride-1 forward with adjacent taps (KernelBench 64 and its
-         * grad_input, the adjoint forward): run 59 measured KernelBench 64 bf16 1.25 -> 1.09 ms, fp16 1.32 -> 1.21,
-         * but KernelBench 74 (dilation 3) 0.58 -> 0.67 and every phase-merged layer slower (outputs ps apart).
-         * CONVT1D_WGMMA_RS_PAIRS=0/1 forces either (1: any 16-bit stride-1 layer). */
+        /* Position pairs (PAIRS) for the 16-bit stride-1 forward (KernelBench 64 / 74 and their grad_input,
+         * the adjoint forward): run 59 measured KernelBench 64 bf16 1.25 -> 1.09 ms, fp16 1.32 -> 1.21, but then
+         * KernelBench 74 (dilation 3, odd tap shifts: a test per load) 0.58 -> 0.67; with the word test one per
+         * tap (run 166) 74 gains too: fp16 0.444 -> 0.430, bf16 0.435 -> 0.424, grad_input 1%. Phase-merged
+         * layers (ps > 1, outputs ps apart) are slower with pairs. CONVT1D_WGMMA_RS_PAIRS=0 turns them off. */
         const char *pv = getenv("CONVT1D_WGMMA_RS_PAIRS");
-        const int pe = pv && pv[0] ? pv[0] != '0' : -1;
-        a.pairs = es == 2 && a.ps == 1 && P.stride == 1 && (pe == 1 || (pe < 0 && d == 1));
+        a.pairs = es == 2 && a.ps == 1 && P.stride == 1 && !(pv && pv[0] == '0');
     }
     /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
      * one bulk copy per box row (x 16-byte aligned). CONVT1D_WGMMA_RS_BULK=1 takes the bulk copies even

@@ -639,3 +639,48 @@ def test_cuda_fused_one_phase_in_cuda_graph(dtype, monkeypatch):
     yr.backward(gy.double())
     tol = 5e-3 if dtype == torch.float32 else 1e-2
     assert rel_err(y, yr) <= tol and rel_err(gx, xr.grad) <= tol and rel_err(gw, wr.grad) <= tol
+
+
+# The depthwise forward (fwd_depthwise.cu, C_in/groups == 1): the unrolled tap counts (NT 1, 2, 3, 6 of its
+# instantiations) with the lane's phase fixed (s divides 32) and moving (s = 3, 5, 7, 40), phases without taps
+# (gcd(s, d) > 1, K < s), the runtime loop (uneven tap counts, NT 5), channel multipliers (C_out/groups > 1, C_in = 1),
+# several tiles per row, odd lengths, padding past the taps, and strides it declines (> 64: the direct kernel).
+# y's memory is poisoned first so that an unwritten element shows.
+DEPTHWISE = [
+    dict(N=2, Cin=16, Cout=16, K=4, L=1000, stride=2, padding=1, output_padding=1, groups=16, dilation=1, bias=True),
+    dict(N=2, Cin=8, Cout=8, K=12, L=777, stride=2, padding=0, output_padding=0, groups=8, dilation=1, bias=False),
+    dict(N=3, Cin=4, Cout=8, K=6, L=999, stride=3, padding=2, output_padding=1, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=6, Cout=6, K=7, L=501, stride=5, padding=3, output_padding=2, groups=6, dilation=2, bias=True),
+    dict(N=2, Cin=5, Cout=5, K=5, L=3001, stride=1, padding=4, output_padding=0, groups=5, dilation=3, bias=False),
+    dict(N=2, Cin=4, Cout=4, K=6, L=700, stride=4, padding=1, output_padding=3, groups=4, dilation=2, bias=True),
+    dict(N=2, Cin=8, Cout=8, K=16, L=300, stride=8, padding=4, output_padding=0, groups=8, dilation=1, bias=True),
+    dict(N=2, Cin=3, Cout=9, K=3, L=5000, stride=1, padding=1, output_padding=0, groups=3, dilation=1, bias=True),
+    dict(N=3, Cin=1, Cout=5, K=3, L=640, stride=2, padding=0, output_padding=1, groups=1, dilation=1, bias=True),
+    dict(N=2, Cin=4, Cout=4, K=3, L=333, stride=7, padding=2, output_padding=5, groups=4, dilation=1, bias=False),
+    dict(N=2, Cin=4, Cout=4, K=80, L=100, stride=40, padding=20, output_padding=0, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=4, Cout=4, K=3, L=1, stride=2, padding=3, output_padding=1, groups=4, dilation=4, bias=True),
+    dict(N=2, Cin=4, Cout=8, K=4, L=50, stride=65, padding=3, output_padding=0, groups=4, dilation=1, bias=True),
+]
+
+
+@pytest.mark.parametrize("mode,tol", [("f64", 1e-12), ("strict", 1e-5), ("tf32", 1e-5), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(DEPTHWISE)))
+def test_cuda_forward_depthwise(ci, mode, tol):
+    from helpers import kwargs as kw
+    c = DEPTHWISE[ci]
+    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    dtype = torch.float64 if mode == "f64" else MODE_DTYPE[mode]
+    x, w, b = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
+    xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
+    out = {}
+
+    def run():
+        junk = torch.full((c["N"], c["Cout"], out_len(c)), float("nan"), dtype=dtype, device="cuda")
+        del junk  # the caching allocator hands this NaN block to y
+        out["y"] = convt1d.conv_transpose1d(xd, wd, bd, **kw(c))
+
+    names = kernels_run(run)
+    y = out["y"]
+    assert any("depthwise_fwd_kernel" in n for n in names) == (c["stride"] <= 64), names
+    assert y.dtype == dtype and torch.isfinite(y).all()
+    assert rel_err(y, ref(x, w, b, c)) <= tol

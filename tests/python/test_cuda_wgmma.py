@@ -190,8 +190,8 @@ def rs_pairs_ran(names):
 @pytest.mark.parametrize("c", [SHAPES[0], dict(SHAPES[0], N=3, K=4, L=2040, padding=1, bias=True), SHAPES[1], SHAPES[9]],
                          ids=["kb64_like", "kb64_k4_odd_lout", "kb74_like", "s1_padding_past_span"])
 def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
-    # 16-bit position pairs in the register-A forward: as shipped on stride-1 layers with adjacent taps
-    # (dilation 1), forced (CONVT1D_WGMMA_RS_PAIRS=1) on any stride-1 layer, never with =0; odd output lengths take
+    # 16-bit position pairs in the register-A forward: as shipped and forced (CONVT1D_WGMMA_RS_PAIRS=1) on every
+    # stride-1 layer (dilation 3 included since session 17), never with =0; odd output lengths take
     # the per-element stores, odd tap shifts the 16-bit fragment loads. y poisoned, against float64.
     torch.backends.cudnn.allow_tf32 = True
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
@@ -202,7 +202,7 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
     out = {}
     names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    expected = pick == "forced" or (pick == "shipped" and c["dilation"] == 1)
+    expected = pick != "off"
     assert rs_pairs_ran(names) == expected, names
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
