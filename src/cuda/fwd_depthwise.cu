@@ -1,27 +1,28 @@
 /* Forward for groups == C_in (depthwise, optionally with a channel multiplier C_out/groups).
  *
  * Each output channel reads exactly one input channel, so there is no reduction over channels and the
- * layer is pure bandwidth: read x once, write y once. A block owns one (n, group) input row and a tile of
- * kTile output positions: it stages the input window the tile needs in shared memory (zero outside
- * [0, L_in), so the tap loop has no bounds tests), then every output channel of the group is computed from
- * that window.
+ * layer is pure bandwidth: read x once, write y once. A block owns one (n, group) input row and a run of
+ * tiles of kTile output positions; per tile it stages the input window the tile needs in shared memory (zero
+ * outside [0, L_in), so the tap loop has no bounds tests) and computes every output channel of the group from
+ * it. The next tile's window is loaded into registers while this one computes (double-buffered windows, one
+ * barrier per tile); the group's weights (regrouped by phase: wp[m][r][j] = w[k0[r] + j * tap_step]) and
+ * bias are staged once per block.
  *
  * Stride phases without a division per output: output o (t = o + padding) of phase r = t mod s is reached
  * by taps k = k0[r] + j * tap_step, at input q - a0[r] - j * in_step (q = t div s), with
  * tap_step = s / gcd(s, d) and in_step = d / gcd(s, d); phases that are not multiples of gcd(s, d) get no
- * tap (bias only). The host builds the per-phase table (taps, a0) once per call; the block keeps it and
- * the group's weights regrouped by phase (wp[r][j] = w[k0[r] + j * tap_step]) in shared memory.
+ * tap (bias only). The host builds the per-phase table (taps, a0).
  *
- * Lane mapping: warp w owns 32 * kPerLane consecutive outputs, lane l computes o = base + l + 32 * v. A warp
- * then stores 32 consecutive elements per instruction (whole 128-byte lines in fp32) and its lanes read
- * neighbouring window words (no bank conflicts), and each lane's phase and input index advance by fixed
- * steps from one v to the next (32 = qs * s + rs), so the only division is one per lane per tile.
+ * Lane mapping: warp w owns 32 * kPerLane consecutive outputs of the tile, lane l computes o = base + l + 32 v.
+ * A warp then stores 32 consecutive elements per instruction (whole 128-byte lines in fp32) and its lanes read
+ * neighbouring window words (no bank conflicts); a lane's phase and input index advance by fixed steps from
+ * one v to the next (32 = qs * s + rs), so the only division is one per lane per tile. Where s divides 32
+ * the lane's phase is fixed for the block (FIXED: its weights in registers, its window index + 32 / s per
+ * output), and where every phase with taps has the same number NT of them (K a multiple of tap_step: the usual
+ * depthwise layers) the tap loop is unrolled.
  *
- * Where every phase that has taps has the same number NT of them (K a multiple of tap_step: the usual
- * depthwise layers, K = 2s or 3s ...), the tap loop is unrolled for NT and, when s divides 32 (a lane keeps
- * its phase for the whole tile), the lane's NT weights sit in registers. Other layers take the runtime loop.
- * The kernel before this one (one 64-bit division and a global weight read per output and tap) reached
- * 15-30% of the copy bandwidth on depthwise_s2 (docs/design.md, Session 17).
+ * The kernel before this one (a 64-bit division and a global weight read per output and tap, one tile per
+ * block) reached 15-30% of the copy bandwidth on depthwise_s2 (docs/design.md, Session 17).
  */
 #include "direct_common.cuh"
 #include "kernels.cuh"
@@ -32,138 +33,192 @@ using convt1d_direct::Elem;
 
 constexpr int kThreads = 256;
 constexpr int kPerLane = 8;                                /* outputs per lane per tile */
-constexpr int kTile = kThreads * kPerLane;                 /* output positions per block: 2048 */
-constexpr int kMaxWindow = 16384;                          /* input elements staged per block */
+constexpr int kTile = kThreads * kPerLane;                 /* output positions per tile: 2048 */
+constexpr int kPrefetch = 12;                              /* window elements per thread held in registers */
 constexpr int kMaxStride = 64;                             /* entries of the host-built phase table */
-constexpr int kMaxWeights = 4096;                          /* s * max taps per phase, per output channel */
+constexpr int kMaxWeights = 4096;                          /* mult * s * max taps per phase, resident */
+constexpr size_t kMaxSmem = 160 * 1024;
 
 struct dw_args {
-    int64_t rows;          /* N * groups */
+    int rows;              /* N * groups */
     int tiles;             /* output tiles per row */
+    int tpb, chunks;       /* tiles per block; blocks per row = ceil(tiles / tpb) */
     int L, L_out;
-    int64_t groups, mult;  /* mult = C_out / groups */
+    int groups, mult;      /* mult = C_out / groups */
     int K, s, pad, d;
     int tap_step, in_step;
     int max_taps;          /* most taps of any phase: the row pitch of wp */
     int qs, rs;            /* 32 = qs * s + rs */
-    int window;            /* staged input elements per block */
+    int window;            /* staged input elements per tile */
     int taps[kMaxStride];  /* taps of phase r (0: bias only) */
     int a0[kMaxStride];    /* input offset of phase r's first tap */
     int k0[kMaxStride];    /* phase r's first tap */
 };
 
-/* NT > 0: every phase with taps has exactly NT of them (unrolled); NT == 0: runtime tap counts. */
-template <typename T, int NT>
+/* First input position of tile o0's window (floor division: it may be negative). */
+__device__ __forceinline__ int window_lo(const dw_args &a, int o0) {
+    const int lo = o0 + a.pad - (a.K - 1) * a.d;
+    return lo >= 0 ? lo / a.s : -((-lo + a.s - 1) / a.s);
+}
+
+/* NT > 0: every phase with taps has exactly NT of them (unrolled); NT == 0: runtime tap counts.
+ * FIXED: s divides 32, so a lane keeps one phase for the whole block (its weights in registers, its window
+ *        index advancing by 32 / s per output); else NT is 0.
+ * PREFETCH: the window fits kPrefetch elements per thread: the next tile's window is loaded into registers
+ *        while this tile computes (double-buffered in shared memory, one barrier per tile). */
+template <typename T, int NT, bool FIXED, bool PREFETCH>
 __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__restrict__ x, const T *__restrict__ w,
                                                                  const T *__restrict__ bias, T *__restrict__ y,
                                                                  const dw_args a) {
     using Acc = typename Elem<T>::Acc;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     int2 *tab = reinterpret_cast<int2 *>(smem_raw);                  /* [s] (taps, a0) */
-    Acc *xs = reinterpret_cast<Acc *>(tab + a.s);                     /* [window] */
-    Acc *wp = xs + a.window;                                          /* [s][max_taps] weights by phase */
+    Acc *bs = reinterpret_cast<Acc *>(tab + a.s);                     /* [mult] bias */
+    Acc *wp = bs + a.mult;                                            /* [mult][s][max_taps] weights by phase */
+    Acc *xs0 = wp + a.mult * a.s * a.max_taps;                        /* [2][window] input windows */
 
-    const int64_t row = blockIdx.x / a.tiles;               /* n * groups + g */
-    const int tile = (int)(blockIdx.x - row * a.tiles);
-    const int64_t n = row / a.groups, g = row - n * a.groups;
-    const int o0 = tile * kTile;
+    const int row = blockIdx.x / a.chunks;                            /* n * groups + g */
+    const int chunk = blockIdx.x - row * a.chunks;
+    const int n = row / a.groups, g = row - n * a.groups;
+    const int t_begin = chunk * a.tpb, t_end = min(t_begin + a.tpb, a.tiles);
+    const T *xrow = x + (int64_t)row * a.L;
+    const T zero = Elem<T>::store(Acc(0));
 
-    /* Input window [i_lo, i_lo + window) covers every tap of every output in the tile (floor division). */
-    const int lo = o0 + a.pad - (a.K - 1) * a.d;
-    const int i_lo = lo >= 0 ? lo / a.s : -((-lo + a.s - 1) / a.s);
-    const T *xrow = x + row * (int64_t)a.L;
-    for (int j = threadIdx.x; j < a.window; j += kThreads) {
-        const int i = i_lo + j;
-        xs[j] = (i >= 0 && i < a.L) ? Elem<T>::load(xrow[i]) : Acc(0);
-    }
+    /* The block's constants (made visible by the first tile's barrier). */
     for (int r = threadIdx.x; r < a.s; r += kThreads) tab[r] = make_int2(a.taps[r], a.a0[r]);
+    for (int m = threadIdx.x; m < a.mult; m += kThreads) bs[m] = bias ? Elem<T>::load(bias[g * a.mult + m]) : Acc(0);
+    const int per_m = a.s * a.max_taps;
+    for (int e = threadIdx.x; e < a.mult * per_m; e += kThreads) {
+        const int m = e / per_m, rj = e - m * per_m, r = rj / a.max_taps, j = rj - r * a.max_taps;
+        wp[e] = (j < a.taps[r]) ? Elem<T>::load(w[(int64_t)(g * a.mult + m) * a.K + a.k0[r] + j * a.tap_step]) : Acc(0);
+    }
 
-    /* This lane's first output and its phase; later outputs step by 32. */
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int ob = o0 + warp * 32 * kPerLane + lane;
-    const int tb = ob + a.pad;
-    const int qb = tb / a.s, rb = tb - qb * a.s;
-    const int o_end = min(o0 + kTile, a.L_out);
-
-    for (int64_t m = 0; m < a.mult; ++m) {
-        const int64_t c = g * a.mult + m;
-        if (m > 0) __syncthreads(); /* every lane is done with the previous channel's weights */
-        const T *wc = w + c * a.K;  /* w[g, m, :] since C_in/groups == 1 */
-        for (int e = threadIdx.x; e < a.s * a.max_taps; e += kThreads) {
-            const int r = e / a.max_taps, j = e - r * a.max_taps;
-            const int k = a.k0[r] + j * a.tap_step;
-            wp[e] = (j < a.taps[r]) ? Elem<T>::load(wc[k]) : Acc(0);
+    T pf[PREFETCH ? kPrefetch : 1];
+    auto fetch = [&](int tile) { /* the window of `tile` into registers; zero outside [0, L) */
+        const int i_lo = window_lo(a, tile * kTile);
+#pragma unroll
+        for (int u = 0; u < kPrefetch; ++u) {
+            const int j = threadIdx.x + u * kThreads, i = i_lo + j;
+            pf[u] = (j < a.window && i >= 0 && i < a.L) ? xrow[i] : zero;
         }
-        __syncthreads();
-        const Acc b = bias ? Elem<T>::load(bias[c]) : Acc(0);
-        T *yrow = y + (n * a.groups * a.mult + c) * (int64_t)a.L_out;
+    };
+    if constexpr (PREFETCH) fetch(t_begin);
 
-        int q = qb, r = rb;
-        if constexpr (NT > 0) {
-            Acc wr[NT];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int tile = t_begin; tile < t_end; ++tile) {
+        Acc *xs = xs0 + ((tile - t_begin) & 1) * a.window;
+        const int o0 = tile * kTile, i_lo = window_lo(a, o0);
+        if constexpr (PREFETCH) {
 #pragma unroll
-            for (int j = 0; j < NT; ++j) wr[j] = wp[r * a.max_taps + j];
-#pragma unroll
-            for (int v = 0; v < kPerLane; ++v) {
-                const int o = ob + 32 * v;
-                const int2 ph = tab[r];
-                Acc acc = b;
-                if (ph.x) {
-                    if (a.rs != 0) { /* the phase moves from one v to the next: this output's weights */
-#pragma unroll
-                        for (int j = 0; j < NT; ++j) wr[j] = wp[r * a.max_taps + j];
-                    }
-                    const int i0 = q - ph.y - i_lo;
-#pragma unroll
-                    for (int j = 0; j < NT; ++j) acc += wr[j] * xs[i0 - j * a.in_step];
-                }
-                if (o < o_end) yrow[o] = Elem<T>::store(acc);
-                q += a.qs;
-                r += a.rs;
-                if (r >= a.s) { r -= a.s; ++q; }
+            for (int u = 0; u < kPrefetch; ++u) {
+                const int j = threadIdx.x + u * kThreads;
+                if (j < a.window) xs[j] = Elem<T>::load(pf[u]);
             }
         } else {
+            for (int j = threadIdx.x; j < a.window; j += kThreads) {
+                const int i = i_lo + j;
+                xs[j] = (i >= 0 && i < a.L) ? Elem<T>::load(xrow[i]) : Acc(0);
+            }
+        }
+        /* One barrier per tile: the other buffer was last read in the tile before the previous barrier. */
+        __syncthreads();
+        if constexpr (PREFETCH) {
+            if (tile + 1 < t_end) fetch(tile + 1); /* in flight while this tile computes */
+        }
+
+        /* This lane's outputs o = ob + 32 v and the phase of the first. */
+        const int ob = o0 + warp * 32 * kPerLane + lane;
+        const int tb = ob + a.pad;
+        const int qb = tb / a.s, rb = tb - qb * a.s;
+        const int o_end = min(o0 + kTile, a.L_out);
+        for (int m = 0; m < a.mult; ++m) {
+            const int c = g * a.mult + m;
+            const Acc b = bs[m];
+            const Acc *wm = wp + m * per_m;
+            T *yrow = y + ((int64_t)n * a.groups * a.mult + c) * a.L_out;
+            if constexpr (FIXED) {
+                const int2 ph = tab[rb];
+                int i0 = qb - ph.y - i_lo;
+                if constexpr (NT > 0) {
+                    Acc wr[NT];
+#pragma unroll
+                    for (int j = 0; j < NT; ++j) wr[j] = wm[rb * a.max_taps + j];
+#pragma unroll
+                    for (int v = 0; v < kPerLane; ++v, i0 += a.qs) {
+                        Acc acc = b;
+                        if (ph.x) {
+#pragma unroll
+                            for (int j = 0; j < NT; ++j) acc += wr[j] * xs[i0 - j * a.in_step];
+                        }
+                        if (ob + 32 * v < o_end) yrow[ob + 32 * v] = Elem<T>::store(acc);
+                    }
+                } else {
+                    const Acc *wr = wm + rb * a.max_taps;
 #pragma unroll 2
-            for (int v = 0; v < kPerLane; ++v) {
-                const int o = ob + 32 * v;
-                const int2 ph = tab[r];
-                const Acc *wr = wp + r * a.max_taps;
-                Acc acc = b;
-                int i = q - ph.y - i_lo;
-                for (int j = 0; j < ph.x; ++j, i -= a.in_step) acc += wr[j] * xs[i];
-                if (o < o_end) yrow[o] = Elem<T>::store(acc);
-                q += a.qs;
-                r += a.rs;
-                if (r >= a.s) { r -= a.s; ++q; }
+                    for (int v = 0; v < kPerLane; ++v, i0 += a.qs) {
+                        Acc acc = b;
+                        int i = i0;
+                        for (int j = 0; j < ph.x; ++j, i -= a.in_step) acc += wr[j] * xs[i];
+                        if (ob + 32 * v < o_end) yrow[ob + 32 * v] = Elem<T>::store(acc);
+                    }
+                }
+            } else { /* the phase moves by rs from one output to the next */
+                int q = qb, r = rb;
+#pragma unroll 2
+                for (int v = 0; v < kPerLane; ++v) {
+                    const int2 ph = tab[r];
+                    const Acc *wr = wm + r * a.max_taps;
+                    Acc acc = b;
+                    int i = q - ph.y - i_lo;
+                    for (int j = 0; j < ph.x; ++j, i -= a.in_step) acc += wr[j] * xs[i];
+                    if (ob + 32 * v < o_end) yrow[ob + 32 * v] = Elem<T>::store(acc);
+                    q += a.qs;
+                    r += a.rs;
+                    if (r >= a.s) { r -= a.s; ++q; }
+                }
             }
         }
     }
 }
 
-template <typename T, int NT>
-cudaError_t launch_nt(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
-                      cudaStream_t stream) {
-    auto kern = depthwise_fwd_kernel<T, NT>;
+template <typename T, int NT, bool FIXED, bool PREFETCH>
+cudaError_t launch_k(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
+                     cudaStream_t stream) {
+    auto kern = depthwise_fwd_kernel<T, NT, FIXED, PREFETCH>;
     if (smem > 48 * 1024) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (e != cudaSuccess) return e;
     }
-    kern<<<(unsigned)(a.rows * a.tiles), kThreads, smem, stream>>>((const T *)x, (const T *)w, (const T *)bias,
-                                                                   (T *)y, a);
+    kern<<<(unsigned)a.rows * (unsigned)a.chunks, kThreads, smem, stream>>>((const T *)x, (const T *)w,
+                                                                           (const T *)bias, (T *)y, a);
     return cudaGetLastError();
 }
 
-/* Unrolled instantiations for the tap counts of common layers (K / tap_step); others take the loop. */
+/* A fixed phase per lane (s divides 32), NT taps unrolled (0: the runtime loop). */
+template <typename T, int NT>
+cudaError_t launch_nt(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
+                      cudaStream_t stream) {
+    const bool prefetch = a.window <= kPrefetch * kThreads;
+    if (prefetch) return launch_k<T, NT, true, true>(a, smem, x, w, bias, y, stream);
+    return launch_k<T, NT, true, false>(a, smem, x, w, bias, y, stream);
+}
+
+/* Unrolled instantiations for the tap counts of common layers (K / tap_step: K = 2s, 3s, 4s, 6s; K < s) with
+ * a fixed phase per lane; others (and float64) take the runtime loop. */
 template <typename T>
 cudaError_t launch(const dw_args &a, int nt, size_t smem, const void *x, const void *w, const void *bias, void *y,
                    cudaStream_t stream) {
+    const bool prefetch = a.window <= kPrefetch * kThreads;
+    if (a.rs != 0 || sizeof(T) == 8) {
+        if (prefetch) return launch_k<T, 0, false, true>(a, smem, x, w, bias, y, stream);
+        return launch_k<T, 0, false, false>(a, smem, x, w, bias, y, stream);
+    }
     switch (nt) {
     case 1: return launch_nt<T, 1>(a, smem, x, w, bias, y, stream);
     case 2: return launch_nt<T, 2>(a, smem, x, w, bias, y, stream);
     case 3: return launch_nt<T, 3>(a, smem, x, w, bias, y, stream);
     case 4: return launch_nt<T, 4>(a, smem, x, w, bias, y, stream);
     case 6: return launch_nt<T, 6>(a, smem, x, w, bias, y, stream);
-    case 8: return launch_nt<T, 8>(a, smem, x, w, bias, y, stream);
     default: return launch_nt<T, 0>(a, smem, x, w, bias, y, stream);
     }
 }
@@ -175,18 +230,19 @@ int gcd_int(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a;
 convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                      void *y, cudaStream_t stream) {
     const convt1d_params &p = pr.p;
-    /* int32 positions: o + padding and the window's offsets stay far below 2^31. */
+    /* int32 positions and rows: o + padding and the window's offsets stay far below 2^31. */
     if (pr.cin_g != 1 || p.stride > kMaxStride || p.kernel_size > kMaxWeights || p.dilation > (1 << 20) ||
         p.padding > (1 << 28) || p.in_length > (1 << 28) || pr.out_length > (1 << 29) ||
-        (int64_t)p.dilation * (p.kernel_size - 1) > (1 << 28))
+        (int64_t)p.dilation * (p.kernel_size - 1) > (1 << 28) || p.batch * p.groups > 0x7fffffffLL ||
+        pr.cout_g > kMaxWeights)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     dw_args a;
-    a.rows = p.batch * p.groups;
+    a.rows = (int)(p.batch * p.groups);
     a.tiles = (int)((pr.out_length + kTile - 1) / kTile);
     a.L = (int)p.in_length;
     a.L_out = (int)pr.out_length;
-    a.groups = p.groups;
-    a.mult = pr.cout_g;
+    a.groups = (int)p.groups;
+    a.mult = (int)pr.cout_g;
     a.K = (int)p.kernel_size;
     a.s = (int)p.stride;
     a.pad = (int)p.padding;
@@ -211,11 +267,19 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
         nt = nt < 0 ? a.taps[r] : (nt == a.taps[r] ? nt : 0);
     }
     const int64_t window = (kTile - 1 + (int64_t)a.d * (a.K - 1)) / a.s + 2;
-    if (window > kMaxWindow || (int64_t)a.s * a.max_taps > kMaxWeights || a.rows * a.tiles > 0x7fffffffLL)
-        return CONVT1D_ERROR_NOT_SUPPORTED;
-    a.window = (int)window;
+    const int64_t weights = (int64_t)a.mult * a.s * a.max_taps;
     const size_t acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
-    const size_t smem = ((size_t)a.window + (size_t)a.s * a.max_taps) * acc_bytes + sizeof(int2) * (size_t)a.s;
+    const size_t smem = sizeof(int2) * (size_t)a.s + ((size_t)a.mult + weights + 2 * window) * acc_bytes;
+    if (weights > kMaxWeights || smem > kMaxSmem) return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.window = (int)window;
+    /* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. */
+    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
+    const int64_t target = (int64_t)sms * 8 * 4;
+    int64_t tpb = ((int64_t)a.rows * a.tiles) / target;
+    tpb = tpb < 1 ? 1 : (tpb > a.tiles ? a.tiles : tpb);
+    a.chunks = (int)((a.tiles + tpb - 1) / tpb);
+    a.tpb = (a.tiles + a.chunks - 1) / a.chunks;
+    if ((int64_t)a.rows * a.chunks > 0x7fffffffLL) return CONVT1D_ERROR_NOT_SUPPORTED;
     cudaError_t e;
     switch (pr.dtype) {
     case CONVT1D_F32: e = launch<float>(a, nt, smem, x, w, bias, y, stream); break;

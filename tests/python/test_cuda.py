@@ -644,7 +644,8 @@ def test_cuda_fused_one_phase_in_cuda_graph(dtype, monkeypatch):
 # The depthwise forward (fwd_depthwise.cu, C_in/groups == 1): the unrolled tap counts (NT 1, 2, 3, 6 of its
 # instantiations) with the lane's phase fixed (s divides 32) and moving (s = 3, 5, 7, 40), phases without taps
 # (gcd(s, d) > 1, K < s), the runtime loop (uneven tap counts, NT 5), channel multipliers (C_out/groups > 1, C_in = 1),
-# several tiles per row, odd lengths, padding past the taps, and strides it declines (> 64: the direct kernel).
+# several tiles per row, odd lengths, padding past the taps, windows too long for the registers' prefetch (the last two
+# taken layers), and strides it declines (> 64: the direct kernel).
 # y's memory is poisoned first so that an unwritten element shows.
 DEPTHWISE = [
     dict(N=2, Cin=16, Cout=16, K=4, L=1000, stride=2, padding=1, output_padding=1, groups=16, dilation=1, bias=True),
@@ -659,6 +660,8 @@ DEPTHWISE = [
     dict(N=2, Cin=4, Cout=4, K=3, L=333, stride=7, padding=2, output_padding=5, groups=4, dilation=1, bias=False),
     dict(N=2, Cin=4, Cout=4, K=80, L=100, stride=40, padding=20, output_padding=0, groups=4, dilation=1, bias=True),
     dict(N=2, Cin=4, Cout=4, K=3, L=1, stride=2, padding=3, output_padding=1, groups=4, dilation=4, bias=True),
+    dict(N=2, Cin=3, Cout=3, K=400, L=900, stride=1, padding=10, output_padding=0, groups=3, dilation=3, bias=True),
+    dict(N=2, Cin=2, Cout=2, K=1000, L=3000, stride=3, padding=5, output_padding=1, groups=2, dilation=8, bias=False),
     dict(N=2, Cin=4, Cout=8, K=4, L=50, stride=65, padding=3, output_padding=0, groups=4, dilation=1, bias=True),
 ]
 

@@ -1,0 +1,25 @@
+"""Sanitizer target: the depthwise forward (fwd_depthwise.cu) on test_cuda.py's DEPTHWISE layers (every kernel
+variant: unrolled and runtime taps, fixed and moving phases, prefetched and direct windows, channel multipliers),
+every dtype, against float64 on the GPU; no profiler (CUPTI does not run under compute-sanitizer)."""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tests", "python"))
+import convt1d  # noqa: E402
+from test_cuda import DEPTHWISE  # noqa: E402
+
+for c in DEPTHWISE:
+    for dt, tol in ((torch.float64, 1e-12), (torch.float32, 1e-5), (torch.float16, 2e-3), (torch.bfloat16, 1e-2)):
+        x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=torch.float64)
+        w = torch.randn(c["Cin"], c["Cout"] // c["groups"], c["K"], device="cuda", dtype=torch.float64)
+        b = torch.randn(c["Cout"], device="cuda", dtype=torch.float64) if c["bias"] else None
+        args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+        y = convt1d.conv_transpose1d(x.to(dt), w.to(dt), None if b is None else b.to(dt), *args)
+        yd = torch.nn.functional.conv_transpose1d(x.to(dt).double(), w.to(dt).double(),
+                                                  None if b is None else b.to(dt).double(), *args)
+        e = ((y.double() - yd).norm() / yd.norm()).item()
+        assert torch.isfinite(y).all() and e < tol, (c, dt, e)
+torch.cuda.synchronize()
+print("san ok")
