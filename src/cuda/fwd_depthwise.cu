@@ -2,11 +2,11 @@
  *
  * Each output channel reads exactly one input channel, so there is no reduction over channels and the
  * layer is pure bandwidth: read x once, write y once. A block owns one (n, group) input row and a run of
- * tiles of kTile output positions; per tile it stages the input window the tile needs in shared memory (zero
- * outside [0, L_in), so the tap loop has no bounds tests) and computes every output channel of the group from
- * it. The next tile's window is loaded into registers while this one computes (double-buffered windows, one
- * barrier per tile); the group's weights (regrouped by phase: wp[m][r][j] = w[k0[r] + j * tap_step]) and
- * bias are staged once per block.
+ * tiles of kTile output positions; per tile it stages the input window the tile needs in shared memory, as
+ * stored (zero outside [0, L_in), so the tap loop has no bounds tests), and computes every output channel of the
+ * group from it. The windows go by 16-byte cp.async pieces, the next tile's in flight while this one computes
+ * (double-buffered, one barrier per tile); the group's weights (regrouped by phase:
+ * wp[m][r][j] = w[k0[r] + j * tap_step]) and bias are staged once per block.
  *
  * Stride phases without a division per output: output o (t = o + padding) of phase r = t mod s is reached
  * by taps k = k0[r] + j * tap_step, at input q - a0[r] - j * in_step (q = t div s), with
@@ -21,8 +21,9 @@
  * output), and where every phase with taps has the same number NT of them (K a multiple of tap_step: the usual
  * depthwise layers) the tap loop is unrolled.
  *
- * The kernel before this one (a 64-bit division and a global weight read per output and tap, one tile per
- * block) reached 15-30% of the copy bandwidth on depthwise_s2 (docs/design.md, Session 17).
+ * Measured on depthwise_s2 (docs/design.md, Session 17): the kernel before this one (a 64-bit division and a
+ * global weight read per output and tap, one tile per block) reached 15-30% of the copy bandwidth; per-element
+ * window loads through registers cost more instructions than the outputs (16-bit issue-bound at 86%).
  */
 #include "direct_common.cuh"
 #include "kernels.cuh"
@@ -32,9 +33,8 @@ namespace {
 using convt1d_direct::Elem;
 
 constexpr int kThreads = 256;
-constexpr int kPerLane = 8;                                /* outputs per lane per tile */
-constexpr int kTile = kThreads * kPerLane;                 /* output positions per tile: 2048 */
-constexpr int kPrefetch = 12;                              /* window elements per thread held in registers */
+constexpr int kPerLane = 16;                               /* outputs per lane per tile */
+constexpr int kTile = kThreads * kPerLane;                 /* output positions per tile: 4096 */
 constexpr int kMaxStride = 64;                             /* entries of the host-built phase table */
 constexpr int kMaxWeights = 4096;                          /* mult * s * max taps per phase, resident */
 constexpr size_t kMaxSmem = 160 * 1024;
@@ -49,7 +49,9 @@ struct dw_args {
     int tap_step, in_step;
     int max_taps;          /* most taps of any phase: the row pitch of wp */
     int qs, rs;            /* 32 = qs * s + rs */
-    int window;            /* staged input elements per tile */
+    int window;            /* input elements a tile reads */
+    int wpitch;            /* elements of one staged window buffer: window + one 16-byte piece, rounded up */
+    int async;             /* x 16-byte aligned: pieces inside the row by cp.async */
     int taps[kMaxStride];  /* taps of phase r (0: bias only) */
     int a0[kMaxStride];    /* input offset of phase r's first tap */
     int k0[kMaxStride];    /* phase r's first tap */
@@ -61,28 +63,52 @@ __device__ __forceinline__ int window_lo(const dw_args &a, int o0) {
     return lo >= 0 ? lo / a.s : -((-lo + a.s - 1) / a.s);
 }
 
+/* Stages tile o0's input window, as stored (no conversion), into xs in 16-byte pieces aligned in global
+ * memory: the window's first element lands at xs[off] (returned). Pieces inside the row go by cp.async
+ * (a.async), the rest (the row's ends, or x not 16-byte aligned) element by element, zero outside [0, L). */
+template <typename T>
+__device__ __forceinline__ int stage_window(const dw_args &a, const T *__restrict__ x, int64_t row0, int o0, T *xs) {
+    constexpr int V = 16 / (int)sizeof(T);
+    const int64_t g0 = row0 + window_lo(a, o0); /* global index of the window's first element */
+    const int64_t ga = g0 >= 0 ? g0 / V * V : -((-g0 + V - 1) / V) * V;
+    const int off = (int)(g0 - ga), pieces = (off + a.window + V - 1) / V;
+    const uint32_t xs_s = (uint32_t)__cvta_generic_to_shared(xs);
+    for (int pc = threadIdx.x; pc < pieces; pc += kThreads) {
+        const int64_t ge = ga + (int64_t)pc * V;
+        if (a.async && ge >= row0 && ge + V <= row0 + a.L) {
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(xs_s + pc * 16), "l"(x + ge) : "memory");
+        } else {
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                const int64_t i = ge + e - row0;
+                xs[pc * V + e] = (i >= 0 && i < a.L) ? x[ge + e] : Elem<T>::store(0.f);
+            }
+        }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    return off;
+}
+
 /* NT > 0: every phase with taps has exactly NT of them (unrolled); NT == 0: runtime tap counts.
  * FIXED: s divides 32, so a lane keeps one phase for the whole block (its weights in registers, its window
- *        index advancing by 32 / s per output); else NT is 0.
- * PREFETCH: the window fits kPrefetch elements per thread: the next tile's window is loaded into registers
- *        while this tile computes (double-buffered in shared memory, one barrier per tile). */
-template <typename T, int NT, bool FIXED, bool PREFETCH>
+ *        index advancing by 32 / s per output); else NT is 0. */
+template <typename T, int NT, bool FIXED>
 __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__restrict__ x, const T *__restrict__ w,
                                                                  const T *__restrict__ bias, T *__restrict__ y,
                                                                  const dw_args a) {
     using Acc = typename Elem<T>::Acc;
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    int2 *tab = reinterpret_cast<int2 *>(smem_raw);                  /* [s] (taps, a0) */
+    T *xs0 = reinterpret_cast<T *>(smem_raw);                        /* [2][wpitch] input windows, as stored */
+    int2 *tab = reinterpret_cast<int2 *>(xs0 + 2 * a.wpitch);         /* [s] (taps, a0) */
     Acc *bs = reinterpret_cast<Acc *>(tab + a.s);                     /* [mult] bias */
     Acc *wp = bs + a.mult;                                            /* [mult][s][max_taps] weights by phase */
-    Acc *xs0 = wp + a.mult * a.s * a.max_taps;                        /* [2][window] input windows */
 
     const int row = blockIdx.x / a.chunks;                            /* n * groups + g */
     const int chunk = blockIdx.x - row * a.chunks;
     const int n = row / a.groups, g = row - n * a.groups;
     const int t_begin = chunk * a.tpb, t_end = min(t_begin + a.tpb, a.tiles);
-    const T *xrow = x + (int64_t)row * a.L;
-    const T zero = Elem<T>::store(Acc(0));
+    const int64_t row0 = (int64_t)row * a.L;
+    if (t_begin >= t_end) return;
 
     /* The block's constants (made visible by the first tile's barrier). */
     for (int r = threadIdx.x; r < a.s; r += kThreads) tab[r] = make_int2(a.taps[r], a.a0[r]);
@@ -93,44 +119,23 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
         wp[e] = (j < a.taps[r]) ? Elem<T>::load(w[(int64_t)(g * a.mult + m) * a.K + a.k0[r] + j * a.tap_step]) : Acc(0);
     }
 
-    T pf[PREFETCH ? kPrefetch : 1];
-    auto fetch = [&](int tile) { /* the window of `tile` into registers; zero outside [0, L) */
-        const int i_lo = window_lo(a, tile * kTile);
-#pragma unroll
-        for (int u = 0; u < kPrefetch; ++u) {
-            const int j = threadIdx.x + u * kThreads, i = i_lo + j;
-            pf[u] = (j < a.window && i >= 0 && i < a.L) ? xrow[i] : zero;
-        }
-    };
-    if constexpr (PREFETCH) fetch(t_begin);
-
+    int off = stage_window(a, x, row0, t_begin * kTile, xs0);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (int tile = t_begin; tile < t_end; ++tile) {
-        Acc *xs = xs0 + ((tile - t_begin) & 1) * a.window;
-        const int o0 = tile * kTile, i_lo = window_lo(a, o0);
-        if constexpr (PREFETCH) {
-#pragma unroll
-            for (int u = 0; u < kPrefetch; ++u) {
-                const int j = threadIdx.x + u * kThreads;
-                if (j < a.window) xs[j] = Elem<T>::load(pf[u]);
-            }
-        } else {
-            for (int j = threadIdx.x; j < a.window; j += kThreads) {
-                const int i = i_lo + j;
-                xs[j] = (i >= 0 && i < a.L) ? Elem<T>::load(xrow[i]) : Acc(0);
-            }
-        }
-        /* One barrier per tile: the other buffer was last read in the tile before the previous barrier. */
+        const T *xs = xs0 + ((tile - t_begin) & 1) * a.wpitch;
+        const int o0 = tile * kTile, i_lo = window_lo(a, o0) - off; /* xs[i - i_lo] holds input i */
+        /* This tile's window has landed; the other buffer was last read before the previous barrier. */
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
         __syncthreads();
-        if constexpr (PREFETCH) {
-            if (tile + 1 < t_end) fetch(tile + 1); /* in flight while this tile computes */
-        }
+        if (tile + 1 < t_end) /* the next tile's window, in flight while this one computes */
+            off = stage_window(a, x, row0, o0 + kTile, xs0 + ((tile + 1 - t_begin) & 1) * a.wpitch);
 
-        /* This lane's outputs o = ob + 32 v and the phase of the first. */
+        /* This lane's outputs o = ob + 32 v and the phase of the first; warps past the row's end rest. */
         const int ob = o0 + warp * 32 * kPerLane + lane;
+        const int o_end = min(o0 + kTile, a.L_out);
+        if (o0 + warp * 32 * kPerLane >= o_end) continue;
         const int tb = ob + a.pad;
         const int qb = tb / a.s, rb = tb - qb * a.s;
-        const int o_end = min(o0 + kTile, a.L_out);
         for (int m = 0; m < a.mult; ++m) {
             const int c = g * a.mult + m;
             const Acc b = bs[m];
@@ -148,7 +153,7 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
                         Acc acc = b;
                         if (ph.x) {
 #pragma unroll
-                            for (int j = 0; j < NT; ++j) acc += wr[j] * xs[i0 - j * a.in_step];
+                            for (int j = 0; j < NT; ++j) acc += wr[j] * Elem<T>::load(xs[i0 - j * a.in_step]);
                         }
                         if (ob + 32 * v < o_end) yrow[ob + 32 * v] = Elem<T>::store(acc);
                     }
@@ -158,7 +163,7 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
                     for (int v = 0; v < kPerLane; ++v, i0 += a.qs) {
                         Acc acc = b;
                         int i = i0;
-                        for (int j = 0; j < ph.x; ++j, i -= a.in_step) acc += wr[j] * xs[i];
+                        for (int j = 0; j < ph.x; ++j, i -= a.in_step) acc += wr[j] * Elem<T>::load(xs[i]);
                         if (ob + 32 * v < o_end) yrow[ob + 32 * v] = Elem<T>::store(acc);
                     }
                 }
@@ -170,7 +175,7 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
                     const Acc *wr = wm + r * a.max_taps;
                     Acc acc = b;
                     int i = q - ph.y - i_lo;
-                    for (int j = 0; j < ph.x; ++j, i -= a.in_step) acc += wr[j] * xs[i];
+                    for (int j = 0; j < ph.x; ++j, i -= a.in_step) acc += wr[j] * Elem<T>::load(xs[i]);
                     if (ob + 32 * v < o_end) yrow[ob + 32 * v] = Elem<T>::store(acc);
                     q += a.qs;
                     r += a.rs;
@@ -181,10 +186,10 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
     }
 }
 
-template <typename T, int NT, bool FIXED, bool PREFETCH>
+template <typename T, int NT, bool FIXED>
 cudaError_t launch_k(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
                      cudaStream_t stream) {
-    auto kern = depthwise_fwd_kernel<T, NT, FIXED, PREFETCH>;
+    auto kern = depthwise_fwd_kernel<T, NT, FIXED>;
     if (smem > 48 * 1024) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (e != cudaSuccess) return e;
@@ -194,32 +199,19 @@ cudaError_t launch_k(const dw_args &a, size_t smem, const void *x, const void *w
     return cudaGetLastError();
 }
 
-/* A fixed phase per lane (s divides 32), NT taps unrolled (0: the runtime loop). */
-template <typename T, int NT>
-cudaError_t launch_nt(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
-                      cudaStream_t stream) {
-    const bool prefetch = a.window <= kPrefetch * kThreads;
-    if (prefetch) return launch_k<T, NT, true, true>(a, smem, x, w, bias, y, stream);
-    return launch_k<T, NT, true, false>(a, smem, x, w, bias, y, stream);
-}
-
 /* Unrolled instantiations for the tap counts of common layers (K / tap_step: K = 2s, 3s, 4s, 6s; K < s) with
  * a fixed phase per lane; others (and float64) take the runtime loop. */
 template <typename T>
 cudaError_t launch(const dw_args &a, int nt, size_t smem, const void *x, const void *w, const void *bias, void *y,
                    cudaStream_t stream) {
-    const bool prefetch = a.window <= kPrefetch * kThreads;
-    if (a.rs != 0 || sizeof(T) == 8) {
-        if (prefetch) return launch_k<T, 0, false, true>(a, smem, x, w, bias, y, stream);
-        return launch_k<T, 0, false, false>(a, smem, x, w, bias, y, stream);
-    }
-    switch (nt) {
-    case 1: return launch_nt<T, 1>(a, smem, x, w, bias, y, stream);
-    case 2: return launch_nt<T, 2>(a, smem, x, w, bias, y, stream);
-    case 3: return launch_nt<T, 3>(a, smem, x, w, bias, y, stream);
-    case 4: return launch_nt<T, 4>(a, smem, x, w, bias, y, stream);
-    case 6: return launch_nt<T, 6>(a, smem, x, w, bias, y, stream);
-    default: return launch_nt<T, 0>(a, smem, x, w, bias, y, stream);
+    if (a.rs != 0) return launch_k<T, 0, false>(a, smem, x, w, bias, y, stream);
+    switch (sizeof(T) == 8 ? 0 : nt) {
+    case 1: return launch_k<T, 1, true>(a, smem, x, w, bias, y, stream);
+    case 2: return launch_k<T, 2, true>(a, smem, x, w, bias, y, stream);
+    case 3: return launch_k<T, 3, true>(a, smem, x, w, bias, y, stream);
+    case 4: return launch_k<T, 4, true>(a, smem, x, w, bias, y, stream);
+    case 6: return launch_k<T, 6, true>(a, smem, x, w, bias, y, stream);
+    default: return launch_k<T, 0, true>(a, smem, x, w, bias, y, stream);
     }
 }
 
@@ -268,10 +260,13 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
     }
     const int64_t window = (kTile - 1 + (int64_t)a.d * (a.K - 1)) / a.s + 2;
     const int64_t weights = (int64_t)a.mult * a.s * a.max_taps;
-    const size_t acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
-    const size_t smem = sizeof(int2) * (size_t)a.s + ((size_t)a.mult + weights + 2 * window) * acc_bytes;
+    const size_t acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4, es = convt1d_dtype_size(pr.dtype);
+    const int64_t V = 16 / (int64_t)es, wpitch = (window + 2 * V - 2) / V * V; /* whole pieces from any offset */
+    const size_t smem = 2 * (size_t)wpitch * es + sizeof(int2) * (size_t)a.s + ((size_t)a.mult + weights) * acc_bytes;
     if (weights > kMaxWeights || smem > kMaxSmem) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.window = (int)window;
+    a.wpitch = (int)wpitch;
+    a.async = ((uintptr_t)x & 15) == 0;
     /* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. */
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
     const int64_t target = (int64_t)sms * 8 * 4;
