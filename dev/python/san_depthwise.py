@@ -1,6 +1,7 @@
-"""Sanitizer target: the depthwise forward (fwd_depthwise.cu) on test_cuda.py's DEPTHWISE layers (every kernel
-variant: unrolled and runtime taps, fixed and moving phases, prefetched and direct windows, channel multipliers),
-every dtype, against float64 on the GPU; no profiler (CUPTI does not run under compute-sanitizer)."""
+"""Sanitizer target: the depthwise forward and grad_input (depthwise.cu) on test_cuda.py's DEPTHWISE layers (every
+kernel variant: unrolled and runtime taps, fixed and moving phases, constant and runtime strides, channel multipliers,
+rows' ends staged element by element), every dtype, against float64 on the GPU; no profiler (CUPTI does not run under
+compute-sanitizer)."""
 import os
 import sys
 
@@ -21,5 +22,11 @@ for c in DEPTHWISE:
                                                   None if b is None else b.to(dt).double(), *args)
         e = ((y.double() - yd).norm() / yd.norm()).item()
         assert torch.isfinite(y).all() and e < tol, (c, dt, e)
+        gy = torch.randn_like(yd).to(dt)
+        gx = torch.ops.convt1d.conv_transpose1d_backward(gy, x.to(dt), w.to(dt), *args, [True, False, False])[0]
+        xs = x.to(dt).double().requires_grad_()
+        (gd,) = torch.autograd.grad(torch.nn.functional.conv_transpose1d(xs, w.to(dt).double(), None, *args), xs, gy.double())
+        e = ((gx.double() - gd).norm() / gd.norm()).item()
+        assert torch.isfinite(gx).all() and e < tol, ("grad_input", c, dt, e)
 torch.cuda.synchronize()
 print("san ok")

@@ -115,6 +115,11 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
      * forward kernel on grad_y itself with the weight read as its adjoint (no gather, no scratch).
      * Tiny problems take the direct kernel, except at stride 1 where the adjoint forward comes first. */
     BwdInputPick pick = force_direct() ? BwdInputPick::Direct : bwd_input_pick();
+    if (pick == BwdInputPick::Auto && pr.cin_g == 1) { /* depthwise: a bandwidth kernel of its own */
+        st = convt1d_bwd_input_depthwise(pr, grad_y, w, grad_x, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+    }
     if (pick == BwdInputPick::Auto) { /* narrow one-phase layers (KernelBench 79): one launch, its own heuristic */
         st = convt1d_bwd_input_phase_fused(pr, grad_y, w, grad_x, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;

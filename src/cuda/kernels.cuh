@@ -136,10 +136,13 @@ convt1d_status convt1d_fwd_direct(const convt1d_problem &pr, const void *x, cons
 /* Turns the last CUDA error (if any) into CONVT1D_ERROR_CUDA with a message naming `what`. */
 convt1d_status convt1d_cuda_check(const char *what);
 
-/* Depthwise / channel-multiplier forward (C_in / groups == 1): bandwidth-bound (fwd_depthwise.cu).
+/* Depthwise / channel-multiplier forward (C_in / groups == 1): bandwidth-bound (depthwise.cu).
  * Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for shapes it does not take. */
 convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                      void *y, cudaStream_t stream);
+/* Its grad_input (a depthwise strided correlation of grad_y; depthwise.cu), for C_in / groups == 1. */
+convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                           cudaStream_t stream);
 
 /* Direct backward kernels (bwd_direct.cu); deterministic, every dtype and parameter combination. */
 convt1d_status convt1d_bwd_input_direct(const convt1d_problem &pr, const void *grad_y, const void *w,

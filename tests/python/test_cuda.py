@@ -687,3 +687,36 @@ def test_cuda_forward_depthwise(ci, mode, tol):
     assert any("depthwise_fwd_kernel" in n for n in names) == (c["stride"] <= 64), names
     assert y.dtype == dtype and torch.isfinite(y).all()
     assert rel_err(y, ref(x, w, b, c)) <= tol
+
+
+@pytest.mark.parametrize("mode,tol", [("f64", 1e-12), ("strict", 1e-5), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(DEPTHWISE)))
+def test_cuda_grad_input_depthwise(ci, mode, tol):
+    # grad_input of the DEPTHWISE layers through the backward op: the depthwise grad_input kernel where it takes the
+    # layer (stride <= 64, two grad_y windows of 2047 s + (K - 1) d + 1 elements and the weights within 100 KB), else the direct
+    # kernel; grad_x's memory poisoned, against the float64 gradient of the same (rounded) inputs.
+    c = DEPTHWISE[ci]
+    dtype = torch.float64 if mode == "f64" else MODE_DTYPE[mode]
+    x, w, _ = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
+    x, w = x.to(dtype), w.to(dtype)
+    gy = torch.randn(c["N"], c["Cout"], out_len(c), dtype=torch.float64, device="cuda").to(dtype)
+    xs = x.double().requires_grad_()
+    (theirs,) = torch.autograd.grad(F.conv_transpose1d(xs, w.double(), **kwargs(c)), xs, gy.double())
+    out = {}
+
+    def run():
+        junk = torch.full(x.shape, float("nan"), dtype=dtype, device="cuda")
+        del junk  # the caching allocator hands this NaN block to grad_x
+        out["gx"] = torch.ops.convt1d.conv_transpose1d_backward(
+            gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], [True, False, False])[0]
+
+    names = kernels_run(run)
+    es = x.element_size()
+    window = 2047 * c["stride"] + (c["K"] - 1) * c["dilation"] + 1
+    pitch = (window + 2 * (16 // es) - 2) // (16 // es) * (16 // es)  # whole 16-byte pieces from any offset
+    smem = 2 * pitch * es + c["Cout"] // c["groups"] * c["K"] * (8 if es == 8 else 4)
+    taken = c["stride"] <= 64 and smem <= 100 * 1024
+    assert any("depthwise_bwd_input_kernel" in n for n in names) == taken, names
+    gx = out["gx"]
+    assert gx.dtype == dtype and torch.isfinite(gx).all()
+    assert rel_err(gx, theirs) <= tol

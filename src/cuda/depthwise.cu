@@ -25,6 +25,8 @@
  * global weight read per output and tap, one tile per block) reached 15-30% of the copy bandwidth; per-element
  * window loads through registers cost more instructions than the outputs (16-bit issue-bound at 86%).
  */
+#include <type_traits>
+
 #include "direct_common.cuh"
 #include "kernels.cuh"
 
@@ -63,25 +65,27 @@ __device__ __forceinline__ int window_lo(const dw_args &a, int o0) {
     return lo >= 0 ? lo / a.s : -((-lo + a.s - 1) / a.s);
 }
 
-/* Stages tile o0's input window, as stored (no conversion), into xs in 16-byte pieces aligned in global
- * memory: the window's first element lands at xs[off] (returned). Pieces inside the row go by cp.async
- * (a.async), the rest (the row's ends, or x not 16-byte aligned) element by element, zero outside [0, L). */
+/* Stages `count` elements of one row (row0: the row's first element in src; len: its length) from position
+ * `start` on (it may lie outside the row: zeros there), as stored (no conversion), into buf in 16-byte pieces
+ * aligned in global memory: element `start` lands at buf[off] (returned). Pieces inside the row go by cp.async
+ * (async: src 16-byte aligned), the rest (the row's ends) element by element. Commits one cp.async group. */
 template <typename T>
-__device__ __forceinline__ int stage_window(const dw_args &a, const T *__restrict__ x, int64_t row0, int o0, T *xs) {
+__device__ __forceinline__ int stage_row(const T *__restrict__ src, int64_t row0, int len, int start, int count,
+                                         bool async, T *buf) {
     constexpr int V = 16 / (int)sizeof(T);
-    const int64_t g0 = row0 + window_lo(a, o0); /* global index of the window's first element */
+    const int64_t g0 = row0 + start; /* global index of the first element */
     const int64_t ga = g0 >= 0 ? g0 / V * V : -((-g0 + V - 1) / V) * V;
-    const int off = (int)(g0 - ga), pieces = (off + a.window + V - 1) / V;
-    const uint32_t xs_s = (uint32_t)__cvta_generic_to_shared(xs);
+    const int off = (int)(g0 - ga), pieces = (off + count + V - 1) / V;
+    const uint32_t buf_s = (uint32_t)__cvta_generic_to_shared(buf);
     for (int pc = threadIdx.x; pc < pieces; pc += kThreads) {
         const int64_t ge = ga + (int64_t)pc * V;
-        if (a.async && ge >= row0 && ge + V <= row0 + a.L) {
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(xs_s + pc * 16), "l"(x + ge) : "memory");
+        if (async && ge >= row0 && ge + V <= row0 + len) {
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(buf_s + pc * 16), "l"(src + ge) : "memory");
         } else {
 #pragma unroll
             for (int e = 0; e < V; ++e) {
                 const int64_t i = ge + e - row0;
-                xs[pc * V + e] = (i >= 0 && i < a.L) ? x[ge + e] : Elem<T>::store(0.f);
+                buf[pc * V + e] = (i >= 0 && i < len) ? src[ge + e] : Elem<T>::store(0.f);
             }
         }
     }
@@ -89,10 +93,17 @@ __device__ __forceinline__ int stage_window(const dw_args &a, const T *__restric
     return off;
 }
 
+/* Tile o0's input window into xs (see stage_row). */
+template <typename T>
+__device__ __forceinline__ int stage_window(const dw_args &a, const T *__restrict__ x, int64_t row0, int o0, T *xs) {
+    return stage_row(x, row0, a.L, window_lo(a, o0), a.window, a.async != 0, xs);
+}
+
 /* NT > 0: every phase with taps has exactly NT of them (unrolled); NT == 0: runtime tap counts.
  * FIXED: s divides 32, so a lane keeps one phase for the whole block (its weights in registers, its window
- *        index advancing by 32 / s per output); else NT is 0. */
-template <typename T, int NT, bool FIXED>
+ *        index advancing by qs = 32 / s per output); else NT is 0.
+ * QS: qs as a constant (32: stride 1, 16: stride 2), 0: read from the arguments. */
+template <typename T, int NT, bool FIXED, int QS>
 __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__restrict__ x, const T *__restrict__ w,
                                                                  const T *__restrict__ bias, T *__restrict__ y,
                                                                  const dw_args a) {
@@ -145,17 +156,37 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
                 const int2 ph = tab[rb];
                 int i0 = qb - ph.y - i_lo;
                 if constexpr (NT > 0) {
+                    /* Tap j of output v reads pj[j][v * qs]: with qs a constant (QS) every read is one shared load at
+                     * an immediate offset, every store one at an immediate offset from yo. Lanes whose phase has no
+                     * tap (gcd(s, d) > 1) store the bias: a branch per lane and channel, not per output. */
                     Acc wr[NT];
+                    const T *pj[NT];
 #pragma unroll
-                    for (int j = 0; j < NT; ++j) wr[j] = wm[rb * a.max_taps + j];
+                    for (int j = 0; j < NT; ++j) {
+                        wr[j] = wm[rb * a.max_taps + j];
+                        pj[j] = xs + i0 - j * a.in_step;
+                    }
+                    const int qs = QS > 0 ? QS : a.qs;
+                    T *yo = yrow + ob;
+                    const bool full = o0 + (warp + 1) * 32 * kPerLane <= a.L_out; /* the warp's outputs all exist */
+                    auto outputs = [&](auto taps_c, auto full_c) {
+                        constexpr bool TAPS = decltype(taps_c)::value, FULL = decltype(full_c)::value;
 #pragma unroll
-                    for (int v = 0; v < kPerLane; ++v, i0 += a.qs) {
-                        Acc acc = b;
-                        if (ph.x) {
+                        for (int v = 0; v < kPerLane; ++v) {
+                            Acc acc = b;
+                            if constexpr (TAPS) {
 #pragma unroll
-                            for (int j = 0; j < NT; ++j) acc += wr[j] * Elem<T>::load(xs[i0 - j * a.in_step]);
+                                for (int j = 0; j < NT; ++j) acc += wr[j] * Elem<T>::load(pj[j][v * qs]);
+                            }
+                            if (FULL || ob + 32 * v < o_end) yo[32 * v] = Elem<T>::store(acc);
                         }
-                        if (ob + 32 * v < o_end) yrow[ob + 32 * v] = Elem<T>::store(acc);
+                    };
+                    using yes = std::true_type;
+                    using no = std::false_type;
+                    if (ph.x) {
+                        if (full) outputs(yes(), yes()); else outputs(yes(), no());
+                    } else {
+                        if (full) outputs(no(), yes()); else outputs(no(), no());
                     }
                 } else {
                     const Acc *wr = wm + rb * a.max_taps;
@@ -186,10 +217,10 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
     }
 }
 
-template <typename T, int NT, bool FIXED>
+template <typename T, int NT, bool FIXED, int QS = 0>
 cudaError_t launch_k(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
                      cudaStream_t stream) {
-    auto kern = depthwise_fwd_kernel<T, NT, FIXED>;
+    auto kern = depthwise_fwd_kernel<T, NT, FIXED, QS>;
     if (smem > 48 * 1024) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (e != cudaSuccess) return e;
@@ -199,6 +230,15 @@ cudaError_t launch_k(const dw_args &a, size_t smem, const void *x, const void *w
     return cudaGetLastError();
 }
 
+/* A fixed phase per lane, NT taps unrolled; strides 1 and 2 with the window step a constant. */
+template <typename T, int NT>
+cudaError_t launch_fixed(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
+                         cudaStream_t stream) {
+    if (a.s == 1) return launch_k<T, NT, true, 32>(a, smem, x, w, bias, y, stream);
+    if (a.s == 2) return launch_k<T, NT, true, 16>(a, smem, x, w, bias, y, stream);
+    return launch_k<T, NT, true, 0>(a, smem, x, w, bias, y, stream);
+}
+
 /* Unrolled instantiations for the tap counts of common layers (K / tap_step: K = 2s, 3s, 4s, 6s; K < s) with
  * a fixed phase per lane; others (and float64) take the runtime loop. */
 template <typename T>
@@ -206,13 +246,139 @@ cudaError_t launch(const dw_args &a, int nt, size_t smem, const void *x, const v
                    cudaStream_t stream) {
     if (a.rs != 0) return launch_k<T, 0, false>(a, smem, x, w, bias, y, stream);
     switch (sizeof(T) == 8 ? 0 : nt) {
-    case 1: return launch_k<T, 1, true>(a, smem, x, w, bias, y, stream);
-    case 2: return launch_k<T, 2, true>(a, smem, x, w, bias, y, stream);
-    case 3: return launch_k<T, 3, true>(a, smem, x, w, bias, y, stream);
-    case 4: return launch_k<T, 4, true>(a, smem, x, w, bias, y, stream);
-    case 6: return launch_k<T, 6, true>(a, smem, x, w, bias, y, stream);
+    case 1: return launch_fixed<T, 1>(a, smem, x, w, bias, y, stream);
+    case 2: return launch_fixed<T, 2>(a, smem, x, w, bias, y, stream);
+    case 3: return launch_fixed<T, 3>(a, smem, x, w, bias, y, stream);
+    case 4: return launch_fixed<T, 4>(a, smem, x, w, bias, y, stream);
+    case 6: return launch_fixed<T, 6>(a, smem, x, w, bias, y, stream);
     default: return launch_k<T, 0, true>(a, smem, x, w, bias, y, stream);
     }
+}
+
+/* ---- grad_input: gx[n, g, i] = sum_m sum_k w[g, m, k] * gy[n, g*mult + m, i*s - padding + k*d] ----
+ *
+ * The adjoint of the forward above: a depthwise strided correlation of grad_y, every input position taking all
+ * K taps (no phases). A block owns one (n, group) row of grad_x and a run of tiles of kTileB positions; for each
+ * tile and each of the group's mult grad_y rows it stages the grad_y window the tile reads (zero outside
+ * [0, L_out)) by cp.async, double-buffered over the (tile, m) steps, and each lane sums its kPerLaneB positions
+ * i = base + lane + 32 v over m in registers (fixed order: deterministic). With the stride a constant (S) every
+ * read is one shared load at an immediate offset from the tap's pointer. */
+constexpr int kPerLaneB = 8;
+constexpr int kTileB = kThreads * kPerLaneB; /* grad_x positions per tile: 2048 */
+
+struct dwb_args {
+    int rows, tiles, tpb, chunks; /* rows = N * groups; tiles of kTileB positions of grad_x per row */
+    int L, L_out, groups, mult, K, s, pad, d;
+    int window;                   /* grad_y elements a tile reads: (kTileB - 1) * s + (K - 1) * d + 1 */
+    int wpitch;                   /* elements of one staged window buffer (whole 16-byte pieces) */
+    int async;                    /* grad_y 16-byte aligned */
+};
+
+template <typename T, int NK, int S>
+__global__ void __launch_bounds__(kThreads) depthwise_bwd_input_kernel(const T *__restrict__ gy,
+                                                                       const T *__restrict__ w, T *__restrict__ gx,
+                                                                       const dwb_args a) {
+    using Acc = typename Elem<T>::Acc;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T *gs0 = reinterpret_cast<T *>(smem_raw);                      /* [2][wpitch] grad_y windows, as stored */
+    Acc *wsm = reinterpret_cast<Acc *>(gs0 + 2 * a.wpitch);         /* [mult][K] */
+
+    const int row = blockIdx.x / a.chunks;                          /* n * groups + g */
+    const int chunk = blockIdx.x - row * a.chunks;
+    const int n = row / a.groups, g = row - n * a.groups;
+    const int t_begin = chunk * a.tpb, t_end = min(t_begin + a.tpb, a.tiles);
+    if (t_begin >= t_end) return;
+    const int s = S > 0 ? S : a.s, K = NK > 0 ? NK : a.K;
+    for (int e = threadIdx.x; e < a.mult * a.K; e += kThreads) wsm[e] = Elem<T>::load(w[(int64_t)g * a.mult * a.K + e]);
+
+    /* Step st = (tile t_begin + st / mult, grad_y row g*mult + st % mult). */
+    const int steps = (t_end - t_begin) * a.mult;
+    const int64_t gy_row0 = ((int64_t)n * a.groups + g) * a.mult; /* the group's first grad_y row */
+    auto stage = [&](int st, T *buf) {
+        const int tile = t_begin + st / a.mult, m = st - (st / a.mult) * a.mult;
+        return stage_row(gy, (gy_row0 + m) * a.L_out, a.L_out, tile * kTileB * s - a.pad, a.window, a.async != 0, buf);
+    };
+    int off = stage(0, gs0);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int pos = warp * 32 * kPerLaneB + lane; /* this lane's first position in the tile */
+    Acc acc[kPerLaneB];
+    for (int st = 0; st < steps; ++st) {
+        const int tile = t_begin + st / a.mult, m = st - (st / a.mult) * a.mult;
+        const T *gs = gs0 + (st & 1) * a.wpitch;
+        const int off_now = off;
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        __syncthreads();
+        if (st + 1 < steps) off = stage(st + 1, gs0 + ((st + 1) & 1) * a.wpitch);
+        if (m == 0) {
+#pragma unroll
+            for (int v = 0; v < kPerLaneB; ++v) acc[v] = Acc(0);
+        }
+        const int i0 = tile * kTileB;
+        if (i0 + warp * 32 * kPerLaneB >= a.L) continue; /* the warp's positions lie past the row */
+        const Acc *wm = wsm + m * a.K;
+        const T *pl = gs + off_now + pos * s;            /* tap 0 of the lane's first position */
+        if constexpr (NK > 0) {
+#pragma unroll
+            for (int k = 0; k < NK; ++k) {
+                const Acc wk = wm[k];
+                const T *pk = pl + k * a.d;
+#pragma unroll
+                for (int v = 0; v < kPerLaneB; ++v) acc[v] += wk * Elem<T>::load(pk[v * 32 * s]);
+            }
+        } else {
+            for (int k = 0; k < K; ++k) {
+                const Acc wk = wm[k];
+                const T *pk = pl + k * a.d;
+#pragma unroll
+                for (int v = 0; v < kPerLaneB; ++v) acc[v] += wk * Elem<T>::load(pk[v * 32 * s]);
+            }
+        }
+        if (m == a.mult - 1) {
+            T *gxr = gx + (int64_t)row * a.L + i0 + pos;
+            const int left = a.L - i0 - pos;
+#pragma unroll
+            for (int v = 0; v < kPerLaneB; ++v)
+                if (32 * v < left) gxr[32 * v] = Elem<T>::store(acc[v]);
+        }
+    }
+}
+
+template <typename T, int NK, int S>
+cudaError_t launch_bi(const dwb_args &a, size_t smem, const void *gy, const void *w, void *gx, cudaStream_t stream) {
+    auto kern = depthwise_bwd_input_kernel<T, NK, S>;
+    if (smem > 48 * 1024) {
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess) return e;
+    }
+    kern<<<(unsigned)a.rows * (unsigned)a.chunks, kThreads, smem, stream>>>((const T *)gy, (const T *)w, (T *)gx, a);
+    return cudaGetLastError();
+}
+
+/* Strides 1 and 2 with constant offsets; taps unrolled for K = 3, 4, 12 (float64: the general form). */
+template <typename T, int NK>
+cudaError_t launch_bi_s(const dwb_args &a, size_t smem, const void *gy, const void *w, void *gx, cudaStream_t stream) {
+    if (a.s == 1) return launch_bi<T, NK, 1>(a, smem, gy, w, gx, stream);
+    if (a.s == 2) return launch_bi<T, NK, 2>(a, smem, gy, w, gx, stream);
+    return launch_bi<T, NK, 0>(a, smem, gy, w, gx, stream);
+}
+template <typename T>
+cudaError_t launch_bi_k(const dwb_args &a, size_t smem, const void *gy, const void *w, void *gx, cudaStream_t stream) {
+    if (sizeof(T) == 8) return launch_bi<T, 0, 0>(a, smem, gy, w, gx, stream);
+    switch (a.K) {
+    case 3: return launch_bi_s<T, 3>(a, smem, gy, w, gx, stream);
+    case 4: return launch_bi_s<T, 4>(a, smem, gy, w, gx, stream);
+    case 12: return launch_bi_s<T, 12>(a, smem, gy, w, gx, stream);
+    default: return launch_bi_s<T, 0>(a, smem, gy, w, gx, stream);
+    }
+}
+
+/* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. */
+void split_rows(int rows, int tiles, int *tpb, int *chunks) {
+    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
+    int64_t t = ((int64_t)rows * tiles) / ((int64_t)sms * 8 * 4);
+    t = t < 1 ? 1 : (t > tiles ? tiles : t);
+    *chunks = (int)((tiles + t - 1) / t);
+    *tpb = (tiles + *chunks - 1) / *chunks;
 }
 
 int gcd_int(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a; }
@@ -267,13 +433,7 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
     a.window = (int)window;
     a.wpitch = (int)wpitch;
     a.async = ((uintptr_t)x & 15) == 0;
-    /* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. */
-    const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    const int64_t target = (int64_t)sms * 8 * 4;
-    int64_t tpb = ((int64_t)a.rows * a.tiles) / target;
-    tpb = tpb < 1 ? 1 : (tpb > a.tiles ? a.tiles : tpb);
-    a.chunks = (int)((a.tiles + tpb - 1) / tpb);
-    a.tpb = (a.tiles + a.chunks - 1) / a.chunks;
+    split_rows(a.rows, a.tiles, &a.tpb, &a.chunks);
     if ((int64_t)a.rows * a.chunks > 0x7fffffffLL) return CONVT1D_ERROR_NOT_SUPPORTED;
     cudaError_t e;
     switch (pr.dtype) {
@@ -284,5 +444,46 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
     default: return CONVT1D_ERROR_NOT_SUPPORTED;
     }
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "depthwise forward kernel: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                           cudaStream_t stream) {
+    const convt1d_params &p = pr.p;
+    if (pr.cin_g != 1 || p.batch == 0 || p.stride > 64 || p.kernel_size > 4096 || p.dilation > (1 << 16) ||
+        p.padding > (1 << 28) || p.in_length > (1 << 28) || pr.out_length > (1 << 29) ||
+        p.batch * p.groups > 0x7fffffffLL || pr.cout_g * p.kernel_size > kMaxWeights)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    dwb_args a;
+    a.rows = (int)(p.batch * p.groups);
+    a.L = (int)p.in_length;
+    a.L_out = (int)pr.out_length;
+    a.tiles = (a.L + kTileB - 1) / kTileB;
+    a.groups = (int)p.groups;
+    a.mult = (int)pr.cout_g;
+    a.K = (int)p.kernel_size;
+    a.s = (int)p.stride;
+    a.pad = (int)p.padding;
+    a.d = (int)p.dilation;
+    const int64_t window = (int64_t)(kTileB - 1) * a.s + (int64_t)(a.K - 1) * a.d + 1;
+    const size_t es = convt1d_dtype_size(pr.dtype), acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
+    const int64_t V = 16 / (int64_t)es, wpitch = (window + 2 * V - 2) / V * V;
+    const size_t smem = 2 * (size_t)wpitch * es + (size_t)a.mult * a.K * acc_bytes;
+    if (smem > 100 * 1024) return CONVT1D_ERROR_NOT_SUPPORTED; /* long strides or taps: the direct kernel */
+    a.window = (int)window;
+    a.wpitch = (int)wpitch;
+    a.async = ((uintptr_t)grad_y & 15) == 0;
+    split_rows(a.rows, a.tiles, &a.tpb, &a.chunks);
+    if ((int64_t)a.rows * a.chunks > 0x7fffffffLL) return CONVT1D_ERROR_NOT_SUPPORTED;
+    cudaError_t e;
+    switch (pr.dtype) {
+    case CONVT1D_F32: e = launch_bi_k<float>(a, smem, grad_y, w, grad_x, stream); break;
+    case CONVT1D_F16: e = launch_bi_k<__half>(a, smem, grad_y, w, grad_x, stream); break;
+    case CONVT1D_BF16: e = launch_bi_k<__nv_bfloat16>(a, smem, grad_y, w, grad_x, stream); break;
+    case CONVT1D_F64: e = launch_bi_k<double>(a, smem, grad_y, w, grad_x, stream); break;
+    default: return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "depthwise grad_input kernel: %s", cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
 }
