@@ -1,4 +1,4 @@
-"""Sanitizer target: the depthwise forward and grad_input (depthwise.cu) on test_cuda.py's DEPTHWISE layers (every
+"""Sanitizer target: the depthwise forward, grad_input and grad_weight (depthwise.cu) on test_cuda.py's DEPTHWISE layers (every
 kernel variant: unrolled and runtime taps, fixed and moving phases, constant and runtime strides, channel multipliers,
 rows' ends staged element by element), every dtype, against float64 on the GPU; no profiler (CUPTI does not run under
 compute-sanitizer)."""
@@ -28,5 +28,10 @@ for c in DEPTHWISE:
         (gd,) = torch.autograd.grad(torch.nn.functional.conv_transpose1d(xs, w.to(dt).double(), None, *args), xs, gy.double())
         e = ((gx.double() - gd).norm() / gd.norm()).item()
         assert torch.isfinite(gx).all() and e < tol, ("grad_input", c, dt, e)
+        gw = torch.ops.convt1d.conv_transpose1d_backward(gy, x.to(dt), w.to(dt), *args, [False, True, False])[1]
+        ws = w.to(dt).double().requires_grad_()
+        (gd,) = torch.autograd.grad(torch.nn.functional.conv_transpose1d(x.to(dt).double(), ws, None, *args), ws, gy.double())
+        e = ((gw.double() - gd).norm() / gd.norm()).item()
+        assert torch.isfinite(gw).all() and e < tol, ("grad_weight", c, dt, e)
 torch.cuda.synchronize()
 print("san ok")

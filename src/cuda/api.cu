@@ -165,6 +165,11 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
 convt1d_status run_bwd_weight(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                               void *workspace, size_t workspace_bytes, cudaStream_t s) {
     convt1d_status st;
+    if (!force_direct() && pr.cin_g == 1) { /* depthwise: a bandwidth kernel of its own */
+        st = convt1d_bwd_weight_depthwise(pr, grad_y, x, grad_w, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+    }
     if (!force_direct()) { /* narrow one-phase layers: one launch, its own heuristic (declines small problems) */
         st = convt1d_bwd_weight_phase_fused(pr, grad_y, x, grad_w, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;

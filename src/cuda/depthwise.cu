@@ -272,6 +272,8 @@ struct dwb_args {
     int window;                   /* grad_y elements a tile reads: (kTileB - 1) * s + (K - 1) * d + 1 */
     int wpitch;                   /* elements of one staged window buffer (whole 16-byte pieces) */
     int async;                    /* grad_y 16-byte aligned */
+    int xpitch;                   /* grad_weight: elements of one staged x tile (kTileB + one piece, whole pieces) */
+    int async_x;                  /* grad_weight: x 16-byte aligned */
 };
 
 template <typename T, int NK, int S>
@@ -372,6 +374,163 @@ cudaError_t launch_bi_k(const dwb_args &a, size_t smem, const void *gy, const vo
     }
 }
 
+/* ---- grad_weight: gw[g, m, k] = sum_n sum_i x[n, g, i] * gy[n, g*mult + m, i*s - padding + k*d] ----
+ *
+ * The same blocks and grad_y windows as grad_input, plus the tile's x (tiles of kTileB positions of x). Per
+ * grad_y row m the block runs its tiles, each lane summing x[i] * gy[...] over its positions for every tap (in
+ * registers where K is a constant NK, else a warp sum per tap and tile into shared memory); then a fixed-order
+ * reduction over lanes and warps writes the block's partial sums, and depthwise_bwd_weight_reduce adds the
+ * blocks' partials in a fixed order: deterministic, no atomics. */
+template <typename T, int NK, int S>
+__global__ void __launch_bounds__(kThreads) depthwise_bwd_weight_kernel(const T *__restrict__ gy,
+                                                                        const T *__restrict__ x,
+                                                                        typename Elem<T>::Acc *__restrict__ part,
+                                                                        const dwb_args a) {
+    using Acc = typename Elem<T>::Acc;
+    constexpr int kWarps = kThreads / 32;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T *buf0 = reinterpret_cast<T *>(smem_raw);                      /* [2][wpitch + xpitch]: grad_y window, x tile */
+    Acc *red = reinterpret_cast<Acc *>(buf0 + 2 * (a.wpitch + a.xpitch)); /* [kWarps][K] */
+
+    const int row = blockIdx.x / a.chunks;                          /* n * groups + g */
+    const int chunk = blockIdx.x - row * a.chunks;
+    const int n = row / a.groups, g = row - n * a.groups;
+    const int t_begin = chunk * a.tpb, t_end = min(t_begin + a.tpb, a.tiles);
+    const int nt = t_end - t_begin > 0 ? t_end - t_begin : 0;
+    const int s = S > 0 ? S : a.s;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int pos = warp * 32 * kPerLaneB + lane;
+    Acc *out = part + (int64_t)blockIdx.x * a.mult * a.K;
+    if (nt == 0) { /* an empty block still owns its partials */
+        for (int e = threadIdx.x; e < a.mult * a.K; e += kThreads) out[e] = Acc(0);
+        return;
+    }
+    for (int e = threadIdx.x; e < kWarps * a.K; e += kThreads) red[e] = Acc(0);
+
+    /* Step st = (grad_y row g*mult + st / nt, tile t_begin + st % nt). */
+    const int steps = nt * a.mult;
+    const int64_t gy_row0 = ((int64_t)n * a.groups + g) * a.mult;
+    int offs[2];
+    auto stage = [&](int st, T *buf) {
+        const int m = st / nt, tile = t_begin + st - m * nt;
+        const int og = stage_row(gy, (gy_row0 + m) * a.L_out, a.L_out, tile * kTileB * s - a.pad, a.window, a.async != 0, buf);
+        const int ox = stage_row(x, (int64_t)row * a.L, a.L, tile * kTileB, kTileB, a.async_x != 0, buf + a.wpitch);
+        offs[0] = og;
+        offs[1] = ox;
+    };
+    stage(0, buf0);
+    Acc acc[NK > 0 ? NK : 1];
+    for (int st = 0; st < steps; ++st) {
+        const int m = st / nt, tile = t_begin + st - m * nt;
+        const T *b = buf0 + (st & 1) * (a.wpitch + a.xpitch);
+        const int og = offs[0], ox = offs[1];
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        __syncthreads();
+        if (st + 1 < steps) stage(st + 1, buf0 + ((st + 1) & 1) * (a.wpitch + a.xpitch));
+        if (tile == t_begin) {
+#pragma unroll
+            for (int k = 0; k < (NK > 0 ? NK : 1); ++k) acc[k] = Acc(0);
+        }
+        const int i0 = tile * kTileB;
+        if (i0 + warp * 32 * kPerLaneB < a.L) { /* positions past the row hold zeros in x's tile: harmless */
+            Acc xv[kPerLaneB];
+#pragma unroll
+            for (int v = 0; v < kPerLaneB; ++v) xv[v] = Elem<T>::load(b[a.wpitch + ox + pos + 32 * v]);
+            const T *pl = b + og + pos * s;
+            if constexpr (NK > 0) {
+#pragma unroll
+                for (int k = 0; k < NK; ++k) {
+                    const T *pk = pl + k * a.d;
+#pragma unroll
+                    for (int v = 0; v < kPerLaneB; ++v) acc[k] += xv[v] * Elem<T>::load(pk[v * 32 * s]);
+                }
+            } else {
+                for (int k = 0; k < a.K; ++k) {
+                    const T *pk = pl + k * a.d;
+                    Acc t = Acc(0);
+#pragma unroll
+                    for (int v = 0; v < kPerLaneB; ++v) t += xv[v] * Elem<T>::load(pk[v * 32 * s]);
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1) t += __shfl_xor_sync(0xffffffffu, t, o);
+                    if (lane == 0) red[warp * a.K + k] += t;
+                }
+            }
+        }
+        if (tile == t_end - 1) { /* the block's sums for grad_y row m */
+            if constexpr (NK > 0) {
+#pragma unroll
+                for (int k = 0; k < NK; ++k) {
+                    Acc t = acc[k];
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1) t += __shfl_xor_sync(0xffffffffu, t, o);
+                    if (lane == 0) red[warp * NK + k] = t;
+                }
+            }
+            __syncthreads();
+            for (int k = threadIdx.x; k < a.K; k += kThreads) {
+                Acc t = Acc(0);
+                for (int wi = 0; wi < kWarps; ++wi) t += red[wi * a.K + k];
+                out[m * a.K + k] = t;
+            }
+            __syncthreads();
+            for (int e = threadIdx.x; e < kWarps * a.K; e += kThreads) red[e] = Acc(0);
+        }
+    }
+}
+
+/* gw[c] = the sum of the blocks' partials of entry c (c = g * mult * K + m * K + k) over samples and chunks, in order. */
+template <typename T>
+__global__ void __launch_bounds__(kThreads) depthwise_bwd_weight_reduce(const typename Elem<T>::Acc *__restrict__ part,
+                                                                        T *__restrict__ gw, int N, int groups,
+                                                                        int chunks, int per_g) {
+    using Acc = typename Elem<T>::Acc;
+    const int c = blockIdx.x * kThreads + threadIdx.x;
+    if (c >= groups * per_g) return;
+    const int g = c / per_g, e = c - g * per_g;
+    Acc t = Acc(0);
+    for (int n = 0; n < N; ++n)
+        for (int ch = 0; ch < chunks; ++ch) t += part[(((int64_t)n * groups + g) * chunks + ch) * per_g + e];
+    gw[c] = Elem<T>::store(t);
+}
+
+template <typename T, int NK, int S>
+cudaError_t launch_bw(const dwb_args &a, size_t smem, const void *gy, const void *x, void *part, cudaStream_t stream) {
+    auto kern = depthwise_bwd_weight_kernel<T, NK, S>;
+    if (smem > 48 * 1024) {
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess) return e;
+    }
+    kern<<<(unsigned)a.rows * (unsigned)a.chunks, kThreads, smem, stream>>>(
+        (const T *)gy, (const T *)x, (typename Elem<T>::Acc *)part, a);
+    return cudaGetLastError();
+}
+template <typename T, int NK>
+cudaError_t launch_bw_s(const dwb_args &a, size_t smem, const void *gy, const void *x, void *part, cudaStream_t stream) {
+    if (a.s == 1) return launch_bw<T, NK, 1>(a, smem, gy, x, part, stream);
+    if (a.s == 2) return launch_bw<T, NK, 2>(a, smem, gy, x, part, stream);
+    return launch_bw<T, NK, 0>(a, smem, gy, x, part, stream);
+}
+template <typename T>
+cudaError_t launch_bw_k(const dwb_args &a, size_t smem, const void *gy, const void *x, void *part, void *gw,
+                        cudaStream_t stream) {
+    cudaError_t e;
+    if (sizeof(T) == 8) {
+        e = launch_bw<T, 0, 0>(a, smem, gy, x, part, stream);
+    } else {
+        switch (a.K) {
+        case 3: e = launch_bw_s<T, 3>(a, smem, gy, x, part, stream); break;
+        case 4: e = launch_bw_s<T, 4>(a, smem, gy, x, part, stream); break;
+        case 12: e = launch_bw_s<T, 12>(a, smem, gy, x, part, stream); break;
+        default: e = launch_bw_s<T, 0>(a, smem, gy, x, part, stream); break;
+        }
+    }
+    if (e != cudaSuccess) return e;
+    const int per_g = a.mult * a.K, total = a.groups * per_g;
+    depthwise_bwd_weight_reduce<T><<<(unsigned)((total + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+        (const typename Elem<T>::Acc *)part, (T *)gw, a.rows / a.groups, a.groups, a.chunks, per_g);
+    return cudaGetLastError();
+}
+
 /* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. */
 void split_rows(int rows, int tiles, int *tpb, int *chunks) {
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
@@ -447,8 +606,10 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
     return CONVT1D_SUCCESS;
 }
 
-convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
-                                           cudaStream_t stream) {
+namespace {
+
+/* The blocks, windows and shared memory of the depthwise gradients (grad_weight also stages x's tile). */
+convt1d_status bwd_setup(const convt1d_problem &pr, bool with_x, dwb_args *out, size_t *smem_out) {
     const convt1d_params &p = pr.p;
     if (pr.cin_g != 1 || p.batch == 0 || p.stride > 64 || p.kernel_size > 4096 || p.dilation > (1 << 16) ||
         p.padding > (1 << 28) || p.in_length > (1 << 28) || pr.out_length > (1 << 29) ||
@@ -467,14 +628,30 @@ convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void
     a.d = (int)p.dilation;
     const int64_t window = (int64_t)(kTileB - 1) * a.s + (int64_t)(a.K - 1) * a.d + 1;
     const size_t es = convt1d_dtype_size(pr.dtype), acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
-    const int64_t V = 16 / (int64_t)es, wpitch = (window + 2 * V - 2) / V * V;
-    const size_t smem = 2 * (size_t)wpitch * es + (size_t)a.mult * a.K * acc_bytes;
-    if (smem > 100 * 1024) return CONVT1D_ERROR_NOT_SUPPORTED; /* long strides or taps: the direct kernel */
+    const int64_t V = 16 / (int64_t)es, wpitch = (window + 2 * V - 2) / V * V; /* whole pieces from any offset */
     a.window = (int)window;
     a.wpitch = (int)wpitch;
-    a.async = ((uintptr_t)grad_y & 15) == 0;
+    a.xpitch = with_x ? (int)((kTileB + 2 * V - 2) / V * V) : 0;
+    a.async_x = 0;
+    const size_t smem = 2 * ((size_t)wpitch + a.xpitch) * es +
+                        (with_x ? (size_t)(kThreads / 32) * a.K : (size_t)a.mult * a.K) * acc_bytes;
+    if (smem > 100 * 1024) return CONVT1D_ERROR_NOT_SUPPORTED; /* long strides or taps: the direct kernels */
     split_rows(a.rows, a.tiles, &a.tpb, &a.chunks);
     if ((int64_t)a.rows * a.chunks > 0x7fffffffLL) return CONVT1D_ERROR_NOT_SUPPORTED;
+    *out = a;
+    *smem_out = smem;
+    return CONVT1D_SUCCESS;
+}
+
+} // namespace
+
+convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                           cudaStream_t stream) {
+    dwb_args a;
+    size_t smem = 0;
+    convt1d_status st = bwd_setup(pr, false, &a, &smem);
+    if (st != CONVT1D_SUCCESS) return st;
+    a.async = ((uintptr_t)grad_y & 15) == 0;
     cudaError_t e;
     switch (pr.dtype) {
     case CONVT1D_F32: e = launch_bi_k<float>(a, smem, grad_y, w, grad_x, stream); break;
@@ -485,5 +662,33 @@ convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void
     }
     if (e != cudaSuccess)
         return convt1d_fail(CONVT1D_ERROR_CUDA, "depthwise grad_input kernel: %s", cudaGetErrorString(e));
+    return CONVT1D_SUCCESS;
+}
+
+convt1d_status convt1d_bwd_weight_depthwise(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                            cudaStream_t stream) {
+    dwb_args a;
+    size_t smem = 0;
+    convt1d_status st = bwd_setup(pr, true, &a, &smem);
+    if (st != CONVT1D_SUCCESS) return st;
+    a.async = ((uintptr_t)grad_y & 15) == 0;
+    a.async_x = ((uintptr_t)x & 15) == 0;
+    const size_t acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
+    void *part = nullptr; /* [blocks][mult][K] partial sums */
+    if (cudaMallocAsync(&part, (size_t)a.rows * a.chunks * a.mult * a.K * acc_bytes, stream) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return CONVT1D_ERROR_NOT_SUPPORTED; /* no room: the direct kernel's plan */
+    }
+    cudaError_t e;
+    switch (pr.dtype) {
+    case CONVT1D_F32: e = launch_bw_k<float>(a, smem, grad_y, x, part, grad_w, stream); break;
+    case CONVT1D_F16: e = launch_bw_k<__half>(a, smem, grad_y, x, part, grad_w, stream); break;
+    case CONVT1D_BF16: e = launch_bw_k<__nv_bfloat16>(a, smem, grad_y, x, part, grad_w, stream); break;
+    case CONVT1D_F64: e = launch_bw_k<double>(a, smem, grad_y, x, part, grad_w, stream); break;
+    default: e = cudaErrorInvalidValue; break;
+    }
+    cudaFreeAsync(part, stream);
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "depthwise grad_weight kernel: %s", cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
 }

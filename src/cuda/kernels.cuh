@@ -143,6 +143,9 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
 /* Its grad_input (a depthwise strided correlation of grad_y; depthwise.cu), for C_in / groups == 1. */
 convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
                                            cudaStream_t stream);
+/* Its grad_weight (a reduction over samples and positions per channel and tap, fixed order; depthwise.cu). */
+convt1d_status convt1d_bwd_weight_depthwise(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                            cudaStream_t stream);
 
 /* Direct backward kernels (bwd_direct.cu); deterministic, every dtype and parameter combination. */
 convt1d_status convt1d_bwd_input_direct(const convt1d_problem &pr, const void *grad_y, const void *w,

@@ -720,3 +720,38 @@ def test_cuda_grad_input_depthwise(ci, mode, tol):
     gx = out["gx"]
     assert gx.dtype == dtype and torch.isfinite(gx).all()
     assert rel_err(gx, theirs) <= tol
+
+
+@pytest.mark.parametrize("mode,tol", [("f64", 1e-12), ("strict", 1e-5), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(DEPTHWISE)))
+def test_cuda_grad_weight_depthwise(ci, mode, tol):
+    # grad_weight of the DEPTHWISE layers through the backward op: the depthwise grad_weight kernels (block partials, then
+    # a fixed-order sum) where they take the layer (stride <= 64; two grad_y windows, two x tiles and the warps' sums
+    # within 100 KB), else the others; grad_w's memory poisoned, bitwise equal on a second call, against float64.
+    c = DEPTHWISE[ci]
+    dtype = torch.float64 if mode == "f64" else MODE_DTYPE[mode]
+    x, w, _ = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
+    x, w = x.to(dtype), w.to(dtype)
+    gy = torch.randn(c["N"], c["Cout"], out_len(c), dtype=torch.float64, device="cuda").to(dtype)
+    ws = w.double().requires_grad_()
+    (theirs,) = torch.autograd.grad(F.conv_transpose1d(x.double(), ws, **kwargs(c)), ws, gy.double())
+    args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], [False, True, False])
+    out = {}
+
+    def run():
+        junk = torch.full(w.shape, float("nan"), dtype=dtype, device="cuda")
+        del junk  # the caching allocator hands this NaN block to grad_w
+        out["gw"] = torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args)[1]
+
+    names = kernels_run(run)
+    es = x.element_size()
+    v = 16 // es
+    window = 2047 * c["stride"] + (c["K"] - 1) * c["dilation"] + 1
+    pitch, xpitch = (window + 2 * v - 2) // v * v, (2048 + 2 * v - 2) // v * v
+    smem = 2 * (pitch + xpitch) * es + 8 * c["K"] * (8 if es == 8 else 4)
+    taken = c["stride"] <= 64 and smem <= 100 * 1024
+    assert any("depthwise_bwd_weight_kernel" in n for n in names) == taken, names
+    gw = out["gw"]
+    assert gw.dtype == dtype and torch.isfinite(gw).all()
+    assert rel_err(gw, theirs) <= tol
+    assert torch.equal(torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args)[1], gw)  # deterministic
