@@ -11,7 +11,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 import convt1d  # noqa: E402
 from test_cuda import DEPTHWISE  # noqa: E402
 
-for c in DEPTHWISE:
+for ci, c in enumerate(DEPTHWISE):
+    print("layer", ci, flush=True)
     for dt, tol in ((torch.float64, 1e-12), (torch.float32, 1e-5), (torch.float16, 2e-3), (torch.bfloat16, 1e-2)):
         x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=torch.float64)
         w = torch.randn(c["Cin"], c["Cout"] // c["groups"], c["K"], device="cuda", dtype=torch.float64)

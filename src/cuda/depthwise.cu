@@ -25,6 +25,7 @@
  * global weight read per output and tap, one tile per block) reached 15-30% of the copy bandwidth; per-element
  * window loads through registers cost more instructions than the outputs (16-bit issue-bound at 86%).
  */
+#include <cstdlib>
 #include <type_traits>
 
 #include "direct_common.cuh"
@@ -531,10 +532,13 @@ cudaError_t launch_bw_k(const dwb_args &a, size_t smem, const void *gy, const vo
     return cudaGetLastError();
 }
 
-/* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. */
+/* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. CONVT1D_DW_TPB=t forces t
+ * tiles per block (tests: small layers otherwise never run a block over several tiles). */
 void split_rows(int rows, int tiles, int *tpb, int *chunks) {
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
     int64_t t = ((int64_t)rows * tiles) / ((int64_t)sms * 8 * 4);
+    const char *ev = getenv("CONVT1D_DW_TPB");
+    if (ev && atoi(ev) > 0) t = atoi(ev);
     t = t < 1 ? 1 : (t > tiles ? tiles : t);
     *chunks = (int)((tiles + t - 1) / t);
     *tpb = (tiles + *chunks - 1) / *chunks;
@@ -588,7 +592,8 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
     const size_t acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4, es = convt1d_dtype_size(pr.dtype);
     const int64_t V = 16 / (int64_t)es, wpitch = (window + 2 * V - 2) / V * V; /* whole pieces from any offset */
     const size_t smem = 2 * (size_t)wpitch * es + sizeof(int2) * (size_t)a.s + ((size_t)a.mult + weights) * acc_bytes;
-    if (weights > kMaxWeights || smem > kMaxSmem) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Beyond the device's opt-in limit (99 KB on sm_86/89) the launch would fail: decline to the direct kernel. */
+    if (weights > kMaxWeights || smem > kMaxSmem || smem > convt1d_smem_optin()) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.window = (int)window;
     a.wpitch = (int)wpitch;
     a.async = ((uintptr_t)x & 15) == 0;
@@ -613,7 +618,8 @@ convt1d_status bwd_setup(const convt1d_problem &pr, bool with_x, dwb_args *out, 
     const convt1d_params &p = pr.p;
     if (pr.cin_g != 1 || p.batch == 0 || p.stride > 64 || p.kernel_size > 4096 || p.dilation > (1 << 16) ||
         p.padding > (1 << 28) || p.in_length > (1 << 28) || pr.out_length > (1 << 29) ||
-        p.batch * p.groups > 0x7fffffffLL || pr.cout_g * p.kernel_size > kMaxWeights)
+        p.batch * p.groups > 0x7fffffffLL || pr.cout_g * p.kernel_size > kMaxWeights ||
+        p.groups * pr.cout_g * p.kernel_size > 0x7fffffffLL) /* the reduce kernel's int weight index */
         return CONVT1D_ERROR_NOT_SUPPORTED;
     dwb_args a;
     a.rows = (int)(p.batch * p.groups);
@@ -635,7 +641,8 @@ convt1d_status bwd_setup(const convt1d_problem &pr, bool with_x, dwb_args *out, 
     a.async_x = 0;
     const size_t smem = 2 * ((size_t)wpitch + a.xpitch) * es +
                         (with_x ? (size_t)(kThreads / 32) * a.K : (size_t)a.mult * a.K) * acc_bytes;
-    if (smem > 100 * 1024) return CONVT1D_ERROR_NOT_SUPPORTED; /* long strides or taps: the direct kernels */
+    /* Long strides or taps (or a device that allows less): the direct kernels. */
+    if (smem > 100 * 1024 || smem > convt1d_smem_optin()) return CONVT1D_ERROR_NOT_SUPPORTED;
     split_rows(a.rows, a.tiles, &a.tpb, &a.chunks);
     if ((int64_t)a.rows * a.chunks > 0x7fffffffLL) return CONVT1D_ERROR_NOT_SUPPORTED;
     *out = a;
@@ -675,7 +682,9 @@ convt1d_status convt1d_bwd_weight_depthwise(const convt1d_problem &pr, const voi
     a.async_x = ((uintptr_t)x & 15) == 0;
     const size_t acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
     void *part = nullptr; /* [blocks][mult][K] partial sums */
-    if (cudaMallocAsync(&part, (size_t)a.rows * a.chunks * a.mult * a.K * acc_bytes, stream) != cudaSuccess) {
+    const size_t part_bytes = (size_t)a.rows * a.chunks * a.mult * a.K * acc_bytes;
+    if (part_bytes > ((size_t)512 << 20)) return CONVT1D_ERROR_NOT_SUPPORTED; /* many long weights: the others' plans */
+    if (cudaMallocAsync(&part, part_bytes, stream) != cudaSuccess) {
         (void)cudaGetLastError();
         return CONVT1D_ERROR_NOT_SUPPORTED; /* no room: the direct kernel's plan */
     }

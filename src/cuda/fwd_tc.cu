@@ -244,6 +244,18 @@ int convt1d_sm_major() {
     return major;
 }
 
+size_t convt1d_smem_optin() {
+    static int optin = -1;
+    if (optin < 0) {
+        int dev = 0, v = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+            return 48 * 1024;
+        optin = v;
+    }
+    return (size_t)optin;
+}
+
 convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                   void *y, cudaStream_t stream, int cfg) {
     const convt1d_params &P = pr.p;

@@ -49,6 +49,9 @@ convt1d_status convt1d_fwd_edge(const convt1d_problem &pr, const void *x, const 
 int convt1d_sm_major();
 /* Multiprocessor count of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_count();
+/* Most dynamic shared memory one block may opt into on the current device (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+ * cached; 48 KB if it cannot be read): 227 KB on sm_90, 163 KB on sm_80, 99 KB on sm_86/89/120. */
+size_t convt1d_smem_optin();
 
 /* Hopper (sm_90a) forward on wgmma (fwd_wgmma.cu), fp16/bf16/TF32/split TF32, groups == 1: the register-A
  * kernel reading x in place where rs_pays(), else the transposed-operand (SS) kernel for long reductions.

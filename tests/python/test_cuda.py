@@ -663,6 +663,20 @@ DEPTHWISE = [
     dict(N=2, Cin=3, Cout=3, K=400, L=900, stride=1, padding=10, output_padding=0, groups=3, dilation=3, bias=True),
     dict(N=2, Cin=2, Cout=2, K=1000, L=3000, stride=3, padding=5, output_padding=1, groups=2, dilation=8, bias=False),
     dict(N=2, Cin=4, Cout=8, K=4, L=50, stride=65, padding=3, output_padding=0, groups=4, dilation=1, bias=True),
+    # Added in session 17 (review of the depthwise kernels): one tap per phase (K < s, NT 1) and four (NT 4, strides 1
+    # and 2); strides 16, 32 and 64 (the whole phase table); padding past the kernel span; gcd(s, d) > 1 with s not
+    # dividing 32; a channel multiplier on the unrolled path; K 4 and 12 at stride 3 (grad_input's runtime stride).
+    dict(N=2, Cin=4, Cout=4, K=3, L=900, stride=4, padding=1, output_padding=2, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=4, Cout=4, K=4, L=4500, stride=1, padding=2, output_padding=0, groups=4, dilation=1, bias=False),
+    dict(N=2, Cin=4, Cout=4, K=8, L=2100, stride=2, padding=3, output_padding=1, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=4, Cout=8, K=64, L=150, stride=32, padding=16, output_padding=0, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=3, Cout=3, K=128, L=70, stride=64, padding=32, output_padding=5, groups=3, dilation=1, bias=False),
+    dict(N=2, Cin=4, Cout=4, K=32, L=300, stride=16, padding=8, output_padding=3, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=4, Cout=4, K=3, L=100, stride=4, padding=5, output_padding=3, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=4, Cout=4, K=5, L=800, stride=6, padding=2, output_padding=1, groups=4, dilation=4, bias=True),
+    dict(N=2, Cin=4, Cout=12, K=6, L=1500, stride=4, padding=2, output_padding=1, groups=4, dilation=2, bias=True),
+    dict(N=2, Cin=4, Cout=4, K=12, L=1200, stride=3, padding=4, output_padding=2, groups=4, dilation=1, bias=True),
+    dict(N=2, Cin=4, Cout=8, K=4, L=1700, stride=3, padding=1, output_padding=0, groups=4, dilation=1, bias=False),
 ]
 
 
@@ -755,3 +769,80 @@ def test_cuda_grad_weight_depthwise(ci, mode, tol):
     assert gw.dtype == dtype and torch.isfinite(gw).all()
     assert rel_err(gw, theirs) <= tol
     assert torch.equal(torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args)[1], gw)  # deterministic
+
+
+def _depthwise_three(c, dtype, xd=None, gyd=None):
+    """convt1d's forward, grad_input and grad_weight of layer c in dtype (each output's memory poisoned first), the
+    float64 references of the same rounded inputs, and the kernels that ran. xd / gyd: the operands to pass (views
+    of other memory, say); fresh random ones when None."""
+    x, w, b = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
+    if xd is None:
+        xd = x.to(dtype)
+    w, b = w.to(dtype), None if b is None else b.to(dtype)
+    if gyd is None:
+        gyd = torch.randn(c["N"], c["Cout"], out_len(c), dtype=torch.float64, device="cuda").to(dtype)
+    args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+    xs, ws = xd.double().requires_grad_(), w.double().requires_grad_()
+    yr = F.conv_transpose1d(xs, ws, None if b is None else b.double(), *args)
+    gxr, gwr = torch.autograd.grad(yr, (xs, ws), gyd.double())
+    out = {}
+
+    def run():
+        for shape in ((c["N"], c["Cout"], out_len(c)), xd.shape, w.shape):
+            junk = torch.full(shape, float("nan"), dtype=dtype, device="cuda")
+            del junk  # the caching allocator hands these NaN blocks to the outputs
+        out["y"] = convt1d.conv_transpose1d(xd, w, b, *args)
+        out["gx"], out["gw"], _ = torch.ops.convt1d.conv_transpose1d_backward(gyd, xd, w, *args, [True, True, False])
+
+    names = kernels_run(run)
+    return (out["y"], out["gx"], out["gw"]), (yr.detach(), gxr, gwr), names
+
+
+DW_TOL = {torch.float64: 1e-12, torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1e-2}
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.bfloat16], ids=["f64", "f32", "bf16"])
+@pytest.mark.parametrize("tpb", [2, 3])
+@pytest.mark.parametrize("ci", [0, 3, 4, 7, 10, 13, 17, 20, 21, 23])
+def test_cuda_depthwise_tiles_per_block(ci, tpb, dtype, monkeypatch):
+    # The three depthwise kernels with every block over a run of tiles (CONVT1D_DW_TPB): the forward's prefetch of the
+    # next window into the other buffer, grad_input's and grad_weight's double buffers and grad_weight's sums across
+    # tiles, and (tpb 3 over 4 tiles) a last block with fewer. The test layers are too small for the shipped split to
+    # give a block more than one tile; here L = 12300 gives each row at least 4 forward (4096 outputs) and 7 backward
+    # (2048 inputs) tiles.
+    torch.backends.cudnn.allow_tf32 = False
+    monkeypatch.setenv("CONVT1D_DW_TPB", str(tpb))
+    c = dict(DEPTHWISE[ci], L=12300)
+    ours, theirs, names = _depthwise_three(c, dtype)
+    assert any("depthwise_fwd_kernel" in n for n in names), names
+    for name, a, r in zip(("y", "grad_input", "grad_weight"), ours, theirs):
+        assert a.dtype == dtype and torch.isfinite(a).all(), name
+        assert rel_err(a, r) <= DW_TOL[dtype], name
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["f32", "f16"])
+@pytest.mark.parametrize("ci", [0, 2, 7, 16])
+def test_cuda_depthwise_unaligned_operands(ci, dtype):
+    # x and grad_y one element past a 16-byte boundary (views into larger buffers): every window piece is staged
+    # element by element instead of by cp.async; results against float64.
+    torch.backends.cudnn.allow_tf32 = False
+    c = DEPTHWISE[ci]
+    nx, ny = c["N"] * c["Cin"] * c["L"], c["N"] * c["Cout"] * out_len(c)
+    xd = torch.randn(nx + 1, device="cuda", dtype=torch.float64).to(dtype)[1:].view(c["N"], c["Cin"], c["L"])
+    gyd = torch.randn(ny + 1, device="cuda", dtype=torch.float64).to(dtype)[1:].view(c["N"], c["Cout"], out_len(c))
+    assert xd.data_ptr() % 16 and gyd.data_ptr() % 16
+    ours, theirs, names = _depthwise_three(c, dtype, xd=xd, gyd=gyd)
+    assert any("depthwise_fwd_kernel" in n for n in names), names
+    for name, a, r in zip(("y", "grad_input", "grad_weight"), ours, theirs):
+        assert torch.isfinite(a).all() and rel_err(a, r) <= DW_TOL[dtype], name
+
+
+def test_cuda_depthwise_several_tiles_per_block_as_shipped():
+    # A layer large enough for the shipped split to give blocks several tiles (4096 rows; 4 forward tiles per row,
+    # 4 backward tiles), bf16, against float64.
+    c = dict(N=4, Cin=1024, Cout=1024, K=4, L=8192, stride=2, padding=1, output_padding=1, groups=1024, dilation=1,
+             bias=True)
+    ours, theirs, names = _depthwise_three(c, torch.bfloat16)
+    assert any("depthwise_fwd_kernel" in n for n in names) and any("depthwise_bwd_weight_kernel" in n for n in names)
+    for name, a, r in zip(("y", "grad_input", "grad_weight"), ours, theirs):
+        assert torch.isfinite(a).all() and rel_err(a, r) <= 1e-2, name
