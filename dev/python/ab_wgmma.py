@@ -2,7 +2,7 @@
 all in one process: CONVT1D_WGMMA / CONVT1D_WGMMA_BR are read at every call, so each variant is one
 env setting. Also checks each variant's output against cuDNN in float64 (max-norm relative error).
 A variant is a name from VARIANTS or an inline setting, name=VAR:value+VAR:value (variables not named
-are unset). --kind bwd_input / bwd_weight times grad_input / grad_weight alone (the library's backward op
+are unset). --kind bwd_input / bwd_weight / bwd_bias times grad_input / grad_weight / grad_bias alone (the library's backward op
 with mask [1, 0, 0] / [0, 1, 0] against aten's convolution_backward).
 
     python dev/python/ab_wgmma.py --shapes upsample_x8_bias,codec_dec_s8 --modes fp32,fp16 --out ab.json
@@ -36,7 +36,7 @@ def main():
     ap.add_argument("--modes", default="fp32,fp16,bf16")
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--budget-ms", type=float, default=80)
-    ap.add_argument("--kind", default="fwd", choices=["fwd", "bwd_input", "bwd_weight"])
+    ap.add_argument("--kind", default="fwd", choices=["fwd", "bwd_input", "bwd_weight", "bwd_bias"])
     ap.add_argument("--order", default="abba", choices=["abba", "once"],
                     help="abba (default): cuDNN and every variant timed in order then reversed, each the mean of its "
                          "two medians; once: each timed once in the order given (sessions up to 14)")
@@ -65,10 +65,11 @@ def main():
             else:
                 lout = (c["L"] - 1) * c["stride"] - 2 * c["padding"] + c["dilation"] * (c["K"] - 1) + c["output_padding"] + 1
                 gy = torch.randn(c["N"], c["Cout"], lout, device="cuda", dtype=dt, generator=g)
-                mask = [a.kind == "bwd_input", a.kind == "bwd_weight", False]
-                gi = 0 if a.kind == "bwd_input" else 1
-                r = _aten_bwd(gy.double(), x.double(), w.double(), c, mask, None)[gi]
-                theirs = lambda: _aten_bwd(gy, x, w, c, mask, None)[gi]  # noqa: E731
+                mask = [a.kind == "bwd_input", a.kind == "bwd_weight", a.kind == "bwd_bias"]
+                gi = mask.index(True)
+                bsz = [c["Cout"]] if a.kind == "bwd_bias" else None
+                r = _aten_bwd(gy.double(), x.double(), w.double(), c, mask, bsz)[gi]
+                theirs = lambda: _aten_bwd(gy, x, w, c, mask, bsz)[gi]  # noqa: E731
                 mine = lambda: torch.ops.convt1d.conv_transpose1d_backward(  # noqa: E731
                     gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], mask)[gi]
             rec = dict(name=c["name"], mode=mode, kind=a.kind, order=a.order)

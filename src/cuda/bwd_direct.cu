@@ -450,7 +450,7 @@ constexpr int kBiasThreads = 512;
 template <typename T, typename I>
 __global__ void __launch_bounds__(kBiasThreads)
 bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, typename Elem<T>::Acc *__restrict__ part, int64_t N,
-            int64_t Cout, int64_t Lout, int64_t splits, int64_t Ls, bool vec) {
+            int64_t Cout, int64_t Lout, int64_t splits, int64_t Ls, int vec) {
     using E = Elem<T>;
     using Acc = typename E::Acc;
     __shared__ Acc red[kBiasThreads];
@@ -460,7 +460,35 @@ bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, typename Elem<T>::Acc 
         const I c = (I)(b64 / splits), sp = (I)(b64 - (int64_t)c * splits);
         const I l0 = sp * (I)Ls, l1 = l0 + (I)Ls < L ? l0 + (I)Ls : L; /* Ls: a multiple of the vector width */
         Acc acc[4] = {Acc(0), Acc(0), Acc(0), Acc(0)};
-        if (vec) {
+        if (vec == 2) {
+            /* Rows not 16-byte aligned (odd L_out, say: depthwise_s2's 32769): per row, the elements up to the
+             * first 16-byte boundary one per thread, the middle by 128-bit loads (two in flight per thread), the
+             * rest one per thread. */
+            constexpr int VW = 16 / sizeof(T);
+            const I len = l1 - l0;
+            for (I n = 0; n < NN; ++n) {
+                const T *p0 = gy + (n * C + c) * L + l0;
+                I head = (I)(((16 - (reinterpret_cast<uintptr_t>(p0) & 15)) & 15) / sizeof(T));
+                head = head < len ? head : len;
+                if (tid < head) acc[0] += E::load(p0[tid]);
+                const uint4 *mid = reinterpret_cast<const uint4 *>(p0 + head);
+                const I nv = (len - head) / VW;
+                for (I v = tid; v < nv; v += 2 * kBiasThreads) {
+                    T e[2][VW];
+                    const uint4 u0 = mid[v];
+                    const uint4 u1 = v + kBiasThreads < nv ? mid[v + kBiasThreads] : make_uint4(0, 0, 0, 0);
+                    memcpy(e[0], &u0, 16);
+                    memcpy(e[1], &u1, 16); /* zero bits are +0 in every dtype */
+#pragma unroll
+                    for (int j = 0; j < VW; ++j) {
+                        acc[j & 1] += E::load(e[0][j]);
+                        acc[2 + (j & 1)] += E::load(e[1][j]);
+                    }
+                }
+                const I t0 = head + nv * VW;
+                if (t0 + tid < len) acc[1] += E::load(p0[t0 + tid]);
+            }
+        } else if (vec) {
             /* Rows are 16-byte aligned: 128-bit loads, two in flight per thread. */
             constexpr int VW = 16 / sizeof(T);
             const I v0 = l0 / VW, v1 = (l1 + VW - 1) / VW; /* l1 < L only at a multiple of VW */
@@ -536,8 +564,12 @@ convt1d_status launch_bias(bool fits32, const convt1d_problem &pr, const void *g
     const T *g = static_cast<const T *>(gy);
     T *b = static_cast<T *>(gb);
     /* Vector loads need every row 16-byte aligned; rows long enough that most threads have work. */
-    const bool vec = (reinterpret_cast<uintptr_t>(gy) % 16) == 0 && (L * (int64_t)sizeof(T)) % 16 == 0 &&
-                     L * (int64_t)sizeof(T) >= 16 * kBiasThreads;
+    const bool aligned = (reinterpret_cast<uintptr_t>(gy) % 16) == 0 && (L * (int64_t)sizeof(T)) % 16 == 0;
+    const bool long_rows = L * (int64_t)sizeof(T) >= 16 * kBiasThreads;
+    /* Unaligned long rows take 128-bit loads between per-row heads and tails (vec 2; CONVT1D_BIAS_ROWVEC=0 keeps
+     * them on one load per element, as before session 17: A/B). */
+    const char *rv = getenv("CONVT1D_BIAS_ROWVEC");
+    const int vec = !long_rows ? 0 : aligned ? 1 : (rv && rv[0] == '0') ? 0 : 2;
     /* Splits along the row: about 512 blocks in all, each with at least 64K elements to sum. */
     const int64_t VW = 16 / (int64_t)sizeof(T);
     int64_t splits = (512 + C - 1) / C;

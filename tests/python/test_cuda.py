@@ -846,3 +846,29 @@ def test_cuda_depthwise_several_tiles_per_block_as_shipped():
     assert any("depthwise_fwd_kernel" in n for n in names) and any("depthwise_bwd_weight_kernel" in n for n in names)
     for name, a, r in zip(("y", "grad_input", "grad_weight"), ours, theirs):
         assert torch.isfinite(a).all() and rel_err(a, r) <= 1e-2, name
+
+
+@pytest.mark.parametrize("rowvec", ["shipped", "off"])
+@pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-12), (torch.float32, 1e-5), (torch.float16, 1e-3),
+                                       (torch.bfloat16, 4e-3)], ids=["f64", "f32", "f16", "bf16"])
+@pytest.mark.parametrize("N,C,L,offset", [(2, 3, 32769, 0), (4, 5, 9001, 1), (3, 2, 4099, 3), (1, 700, 8195, 0),
+                                          (2, 4, 70001, 5), (2, 3, 32768, 1), (5, 3, 1027, 0)])
+def test_cuda_grad_bias_rows(N, C, L, offset, dtype, tol, rowvec, monkeypatch):
+    # grad_bias (bwd_direct.cu's bias kernel) on rows that are not 16-byte aligned: odd lengths, and grad_y starting
+    # `offset` elements into its buffer; long rows take 128-bit loads between per-row heads and tails (shipped), or
+    # one load per element (CONVT1D_BIAS_ROWVEC=0); one and several splits per channel. grad_b poisoned, against the
+    # float64 sum, bitwise equal on a second call.
+    if rowvec == "off":
+        monkeypatch.setenv("CONVT1D_BIAS_ROWVEC", "0")
+    from convt1d import _ops
+    c = dict(N=N, Cin=C, Cout=C, K=1, L=L, stride=1, padding=0, output_padding=0, groups=1, dilation=1, bias=True)
+    x, w, _ = make_inputs(c, dtype=dtype, device="cuda")
+    gy = torch.randn(N * C * L + offset, dtype=torch.float64, device="cuda").to(dtype)[offset:].view(N, C, L)
+    junk = torch.full((C,), float("nan"), dtype=dtype, device="cuda")
+    del junk  # the caching allocator hands this NaN block to grad_b
+    gb = _ops._backward(gy, x, w, (1, 0, 0, 1, 1), [False, False, True])[2]
+    want = gy.double().sum(dim=(0, 2))
+    assert gb.dtype == dtype and torch.isfinite(gb).all()
+    scale = gy.double().abs().sum(dim=(0, 2)) / (N * L) ** 0.5  # the sum's typical size: bound cancellation
+    assert ((gb.double() - want).abs() / torch.maximum(want.abs(), scale)).max().item() <= tol
+    assert torch.equal(_ops._backward(gy, x, w, (1, 0, 0, 1, 1), [False, False, True])[2], gb)
