@@ -447,6 +447,26 @@ convt1d_status launch_bww_index(bool fits32, const BwwPlan &pl, const BwwArgs &a
  * depends on the problem only (few channels on long rows would otherwise leave most SMs idle). */
 constexpr int kBiasThreads = 512;
 
+/* acc += the elements of the 16-byte vectors v[i0, i1): thread t takes i0 + t, i0 + t + B, ..., two loads in
+ * flight (tid: threadIdx.x); vector elements alternate between two accumulators of each pair. */
+template <typename T, typename I>
+__device__ __forceinline__ void bias_add_vectors(const uint4 *v, I i0, I i1, int tid, typename Elem<T>::Acc (&acc)[4]) {
+    using E = Elem<T>;
+    constexpr int VW = 16 / sizeof(T);
+    for (I i = i0 + tid; i < i1; i += 2 * kBiasThreads) {
+        T e[2][VW];
+        const uint4 u0 = v[i];
+        const uint4 u1 = i + kBiasThreads < i1 ? v[i + kBiasThreads] : make_uint4(0, 0, 0, 0);
+        memcpy(e[0], &u0, 16);
+        memcpy(e[1], &u1, 16); /* zero bits are +0 in every dtype */
+#pragma unroll
+        for (int j = 0; j < VW; ++j) {
+            acc[j & 1] += E::load(e[0][j]);
+            acc[2 + (j & 1)] += E::load(e[1][j]);
+        }
+    }
+}
+
 template <typename T, typename I>
 __global__ void __launch_bounds__(kBiasThreads)
 bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, typename Elem<T>::Acc *__restrict__ part, int64_t N,
@@ -471,20 +491,8 @@ bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, typename Elem<T>::Acc 
                 I head = (I)(((16 - (reinterpret_cast<uintptr_t>(p0) & 15)) & 15) / sizeof(T));
                 head = head < len ? head : len;
                 if (tid < head) acc[0] += E::load(p0[tid]);
-                const uint4 *mid = reinterpret_cast<const uint4 *>(p0 + head);
                 const I nv = (len - head) / VW;
-                for (I v = tid; v < nv; v += 2 * kBiasThreads) {
-                    T e[2][VW];
-                    const uint4 u0 = mid[v];
-                    const uint4 u1 = v + kBiasThreads < nv ? mid[v + kBiasThreads] : make_uint4(0, 0, 0, 0);
-                    memcpy(e[0], &u0, 16);
-                    memcpy(e[1], &u1, 16); /* zero bits are +0 in every dtype */
-#pragma unroll
-                    for (int j = 0; j < VW; ++j) {
-                        acc[j & 1] += E::load(e[0][j]);
-                        acc[2 + (j & 1)] += E::load(e[1][j]);
-                    }
-                }
+                bias_add_vectors<T, I>(reinterpret_cast<const uint4 *>(p0 + head), I(0), nv, tid, acc);
                 const I t0 = head + nv * VW;
                 if (t0 + tid < len) acc[1] += E::load(p0[t0 + tid]);
             }
@@ -492,21 +500,8 @@ bias_kernel(const T *__restrict__ gy, T *__restrict__ gb, typename Elem<T>::Acc 
             /* Rows are 16-byte aligned: 128-bit loads, two in flight per thread. */
             constexpr int VW = 16 / sizeof(T);
             const I v0 = l0 / VW, v1 = (l1 + VW - 1) / VW; /* l1 < L only at a multiple of VW */
-            for (I n = 0; n < NN; ++n) {
-                const uint4 *row = reinterpret_cast<const uint4 *>(gy + (n * C + c) * L);
-                for (I v = v0 + tid; v < v1; v += 2 * kBiasThreads) {
-                    T e[2][VW];
-                    const uint4 u0 = row[v];
-                    const uint4 u1 = v + kBiasThreads < v1 ? row[v + kBiasThreads] : make_uint4(0, 0, 0, 0);
-                    memcpy(e[0], &u0, 16);
-                    memcpy(e[1], &u1, 16); /* zero bits are +0 in every dtype */
-#pragma unroll
-                    for (int j = 0; j < VW; ++j) {
-                        acc[j & 1] += E::load(e[0][j]);
-                        acc[2 + (j & 1)] += E::load(e[1][j]);
-                    }
-                }
-            }
+            for (I n = 0; n < NN; ++n)
+                bias_add_vectors<T, I>(reinterpret_cast<const uint4 *>(gy + (n * C + c) * L), v0, v1, tid, acc);
         } else if (l1 - l0 >= kBiasThreads) {
             for (I n = 0; n < NN; ++n) {
                 const T *row = gy + (n * C + c) * L;

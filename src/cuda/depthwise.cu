@@ -218,14 +218,18 @@ __global__ void __launch_bounds__(kThreads) depthwise_fwd_kernel(const T *__rest
     }
 }
 
+/* Raises kern's dynamic shared-memory limit where smem is over the 48 KB every kernel may take. */
+template <typename Kern>
+cudaError_t allow_smem(Kern kern, size_t smem) {
+    return smem > 48 * 1024 ? cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)
+                            : cudaSuccess;
+}
+
 template <typename T, int NT, bool FIXED, int QS = 0>
 cudaError_t launch_k(const dw_args &a, size_t smem, const void *x, const void *w, const void *bias, void *y,
                      cudaStream_t stream) {
     auto kern = depthwise_fwd_kernel<T, NT, FIXED, QS>;
-    if (smem > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return e;
-    }
+    if (cudaError_t e = allow_smem(kern, smem)) return e;
     kern<<<(unsigned)a.rows * (unsigned)a.chunks, kThreads, smem, stream>>>((const T *)x, (const T *)w,
                                                                            (const T *)bias, (T *)y, a);
     return cudaGetLastError();
@@ -349,30 +353,34 @@ __global__ void __launch_bounds__(kThreads) depthwise_bwd_input_kernel(const T *
 template <typename T, int NK, int S>
 cudaError_t launch_bi(const dwb_args &a, size_t smem, const void *gy, const void *w, void *gx, cudaStream_t stream) {
     auto kern = depthwise_bwd_input_kernel<T, NK, S>;
-    if (smem > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return e;
-    }
+    if (cudaError_t e = allow_smem(kern, smem)) return e;
     kern<<<(unsigned)a.rows * (unsigned)a.chunks, kThreads, smem, stream>>>((const T *)gy, (const T *)w, (T *)gx, a);
     return cudaGetLastError();
 }
 
-/* Strides 1 and 2 with constant offsets; taps unrolled for K = 3, 4, 12 (float64: the general form). */
-template <typename T, int NK>
-cudaError_t launch_bi_s(const dwb_args &a, size_t smem, const void *gy, const void *w, void *gx, cudaStream_t stream) {
-    if (a.s == 1) return launch_bi<T, NK, 1>(a, smem, gy, w, gx, stream);
-    if (a.s == 2) return launch_bi<T, NK, 2>(a, smem, gy, w, gx, stream);
-    return launch_bi<T, NK, 0>(a, smem, gy, w, gx, stream);
+/* Calls launch(nk, st) with the gradient kernels' compile-time tap count (K = 3, 4, 12; 0: K at run time) and
+ * stride (1 and 2: constant offsets; 0: at run time) as std::integral_constant; float64 takes the general form. */
+template <typename T, typename Launch>
+cudaError_t grad_dispatch(const dwb_args &a, Launch launch) {
+    using Z = std::integral_constant<int, 0>;
+    if (sizeof(T) == 8) return launch(Z(), Z());
+    auto by_stride = [&](auto nk) {
+        if (a.s == 1) return launch(nk, std::integral_constant<int, 1>());
+        if (a.s == 2) return launch(nk, std::integral_constant<int, 2>());
+        return launch(nk, Z());
+    };
+    switch (a.K) {
+    case 3: return by_stride(std::integral_constant<int, 3>());
+    case 4: return by_stride(std::integral_constant<int, 4>());
+    case 12: return by_stride(std::integral_constant<int, 12>());
+    default: return by_stride(Z());
+    }
 }
 template <typename T>
 cudaError_t launch_bi_k(const dwb_args &a, size_t smem, const void *gy, const void *w, void *gx, cudaStream_t stream) {
-    if (sizeof(T) == 8) return launch_bi<T, 0, 0>(a, smem, gy, w, gx, stream);
-    switch (a.K) {
-    case 3: return launch_bi_s<T, 3>(a, smem, gy, w, gx, stream);
-    case 4: return launch_bi_s<T, 4>(a, smem, gy, w, gx, stream);
-    case 12: return launch_bi_s<T, 12>(a, smem, gy, w, gx, stream);
-    default: return launch_bi_s<T, 0>(a, smem, gy, w, gx, stream);
-    }
+    return grad_dispatch<T>(a, [&](auto nk, auto st) {
+        return launch_bi<T, decltype(nk)::value, decltype(st)::value>(a, smem, gy, w, gx, stream);
+    });
 }
 
 /* ---- grad_weight: gw[g, m, k] = sum_n sum_i x[n, g, i] * gy[n, g*mult + m, i*s - padding + k*d] ----
@@ -497,34 +505,17 @@ __global__ void __launch_bounds__(kThreads) depthwise_bwd_weight_reduce(const ty
 template <typename T, int NK, int S>
 cudaError_t launch_bw(const dwb_args &a, size_t smem, const void *gy, const void *x, void *part, cudaStream_t stream) {
     auto kern = depthwise_bwd_weight_kernel<T, NK, S>;
-    if (smem > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return e;
-    }
+    if (cudaError_t e = allow_smem(kern, smem)) return e;
     kern<<<(unsigned)a.rows * (unsigned)a.chunks, kThreads, smem, stream>>>(
         (const T *)gy, (const T *)x, (typename Elem<T>::Acc *)part, a);
     return cudaGetLastError();
 }
-template <typename T, int NK>
-cudaError_t launch_bw_s(const dwb_args &a, size_t smem, const void *gy, const void *x, void *part, cudaStream_t stream) {
-    if (a.s == 1) return launch_bw<T, NK, 1>(a, smem, gy, x, part, stream);
-    if (a.s == 2) return launch_bw<T, NK, 2>(a, smem, gy, x, part, stream);
-    return launch_bw<T, NK, 0>(a, smem, gy, x, part, stream);
-}
 template <typename T>
 cudaError_t launch_bw_k(const dwb_args &a, size_t smem, const void *gy, const void *x, void *part, void *gw,
                         cudaStream_t stream) {
-    cudaError_t e;
-    if (sizeof(T) == 8) {
-        e = launch_bw<T, 0, 0>(a, smem, gy, x, part, stream);
-    } else {
-        switch (a.K) {
-        case 3: e = launch_bw_s<T, 3>(a, smem, gy, x, part, stream); break;
-        case 4: e = launch_bw_s<T, 4>(a, smem, gy, x, part, stream); break;
-        case 12: e = launch_bw_s<T, 12>(a, smem, gy, x, part, stream); break;
-        default: e = launch_bw_s<T, 0>(a, smem, gy, x, part, stream); break;
-        }
-    }
+    const cudaError_t e = grad_dispatch<T>(a, [&](auto nk, auto st) {
+        return launch_bw<T, decltype(nk)::value, decltype(st)::value>(a, smem, gy, x, part, stream);
+    });
     if (e != cudaSuccess) return e;
     const int per_g = a.mult * a.K, total = a.groups * per_g;
     depthwise_bwd_weight_reduce<T><<<(unsigned)((total + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
