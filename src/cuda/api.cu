@@ -40,11 +40,12 @@ bool force_direct() {
     return v && v[0] && v[0] != '0';
 }
 
-/* CONVT1D_DW=0 turns the depthwise kernels (depthwise.cu: forward, grad_input, grad_weight) off, so that an A/B
- * in one process measures them against the paths the layer takes without them. Read at every call. */
-bool depthwise_on() {
+/* Whether the depthwise kernels (depthwise.cu: forward, grad_input, grad_weight) are tried: C_in / groups == 1, and
+ * not turned off by CONVT1D_DW=0 (an A/B in one process against the paths the layer takes without them; read at
+ * every call). */
+bool depthwise_layer(const convt1d_problem &pr) {
     const char *v = getenv("CONVT1D_DW");
-    return !(v && v[0] == '0');
+    return pr.cin_g == 1 && !(v && v[0] == '0');
 }
 
 /* CONVT1D_BWD_INPUT=planes|tc|direct picks the first grad_input kernel to try, whatever the problem's
@@ -97,7 +98,7 @@ convt1d_status convt1d_forward_cuda(const convt1d_params *p, convt1d_dtype dtype
         convt1d_clear_error();
         st = convt1d_fwd_tc(pr, x, w, bias, y, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        if (pr.cin_g == 1 && depthwise_on()) {
+        if (depthwise_layer(pr)) {
             st = convt1d_fwd_depthwise(pr, x, w, bias, y, s);
             if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         }
@@ -122,7 +123,7 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
      * forward kernel on grad_y itself with the weight read as its adjoint (no gather, no scratch).
      * Tiny problems take the direct kernel, except at stride 1 where the adjoint forward comes first. */
     BwdInputPick pick = force_direct() ? BwdInputPick::Direct : bwd_input_pick();
-    if (pick == BwdInputPick::Auto && pr.cin_g == 1 && depthwise_on()) { /* depthwise: a bandwidth kernel of its own */
+    if (pick == BwdInputPick::Auto && depthwise_layer(pr)) { /* depthwise: a bandwidth kernel of its own */
         st = convt1d_bwd_input_depthwise(pr, grad_y, w, grad_x, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();
@@ -172,7 +173,7 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
 convt1d_status run_bwd_weight(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                               void *workspace, size_t workspace_bytes, cudaStream_t s) {
     convt1d_status st;
-    if (!force_direct() && pr.cin_g == 1 && depthwise_on()) { /* depthwise: a bandwidth kernel of its own */
+    if (!force_direct() && depthwise_layer(pr)) { /* depthwise: a bandwidth kernel of its own */
         st = convt1d_bwd_weight_depthwise(pr, grad_y, x, grad_w, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();

@@ -42,13 +42,17 @@ constexpr int kMaxStride = 64;                             /* entries of the hos
 constexpr int kMaxWeights = 4096;                          /* mult * s * max taps per phase, resident */
 constexpr size_t kMaxSmem = 160 * 1024;
 
-struct dw_args {
+/* The layer and the block split, common to the three kernels' arguments (layer_args fills the layer). */
+struct dw_layer {
     int rows;              /* N * groups */
-    int tiles;             /* output tiles per row */
+    int tiles;             /* tiles per row (forward: of kTile outputs; gradients: of kTileB inputs) */
     int tpb, chunks;       /* tiles per block; blocks per row = ceil(tiles / tpb) */
     int L, L_out;
     int groups, mult;      /* mult = C_out / groups */
     int K, s, pad, d;
+};
+
+struct dw_args : dw_layer {
     int tap_step, in_step;
     int max_taps;          /* most taps of any phase: the row pitch of wp */
     int qs, rs;            /* 32 = qs * s + rs */
@@ -271,9 +275,7 @@ cudaError_t launch(const dw_args &a, int nt, size_t smem, const void *x, const v
 constexpr int kPerLaneB = 8;
 constexpr int kTileB = kThreads * kPerLaneB; /* grad_x positions per tile: 2048 */
 
-struct dwb_args {
-    int rows, tiles, tpb, chunks; /* rows = N * groups; tiles of kTileB positions of grad_x per row */
-    int L, L_out, groups, mult, K, s, pad, d;
+struct dwb_args : dw_layer {
     int window;                   /* grad_y elements a tile reads: (kTileB - 1) * s + (K - 1) * d + 1 */
     int wpitch;                   /* elements of one staged window buffer (whole 16-byte pieces) */
     int async;                    /* grad_y 16-byte aligned */
@@ -523,6 +525,33 @@ cudaError_t launch_bw_k(const dwb_args &a, size_t smem, const void *gy, const vo
     return cudaGetLastError();
 }
 
+/* Calls launch(T()) with the element type of dtype (float, __half, __nv_bfloat16, double); cudaErrorInvalidValue for
+ * any other. */
+template <typename Launch>
+cudaError_t with_dtype(convt1d_dtype dtype, Launch launch) {
+    switch (dtype) {
+    case CONVT1D_F32: return launch(float());
+    case CONVT1D_F16: return launch(__half());
+    case CONVT1D_BF16: return launch(__nv_bfloat16());
+    case CONVT1D_F64: return launch(double());
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+/* The layer's sizes (the callers have checked that they fit in int). */
+void layer_args(const convt1d_problem &pr, dw_layer *a) {
+    const convt1d_params &p = pr.p;
+    a->rows = (int)(p.batch * p.groups);
+    a->L = (int)p.in_length;
+    a->L_out = (int)pr.out_length;
+    a->groups = (int)p.groups;
+    a->mult = (int)pr.cout_g;
+    a->K = (int)p.kernel_size;
+    a->s = (int)p.stride;
+    a->pad = (int)p.padding;
+    a->d = (int)p.dilation;
+}
+
 /* Tiles per block: a few waves of eight blocks per SM, the row's tiles split evenly. CONVT1D_DW_TPB=t forces t
  * tiles per block (tests: small layers otherwise never run a block over several tiles). */
 void split_rows(int rows, int tiles, int *tpb, int *chunks) {
@@ -534,8 +563,6 @@ void split_rows(int rows, int tiles, int *tpb, int *chunks) {
     *chunks = (int)((tiles + t - 1) / t);
     *tpb = (tiles + *chunks - 1) / *chunks;
 }
-
-int gcd_int(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a; }
 
 } // namespace
 
@@ -549,17 +576,9 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
         pr.cout_g > kMaxWeights)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     dw_args a;
-    a.rows = (int)(p.batch * p.groups);
+    layer_args(pr, &a);
     a.tiles = (int)((pr.out_length + kTile - 1) / kTile);
-    a.L = (int)p.in_length;
-    a.L_out = (int)pr.out_length;
-    a.groups = (int)p.groups;
-    a.mult = (int)pr.cout_g;
-    a.K = (int)p.kernel_size;
-    a.s = (int)p.stride;
-    a.pad = (int)p.padding;
-    a.d = (int)p.dilation;
-    const int gg = gcd_int(a.s, a.d);
+    const int gg = convt1d_gcd(a.s, a.d);
     a.tap_step = a.s / gg;
     a.in_step = a.d / gg;
     a.qs = 32 / a.s;
@@ -590,22 +609,20 @@ convt1d_status convt1d_fwd_depthwise(const convt1d_problem &pr, const void *x, c
     a.async = ((uintptr_t)x & 15) == 0;
     split_rows(a.rows, a.tiles, &a.tpb, &a.chunks);
     if ((int64_t)a.rows * a.chunks > 0x7fffffffLL) return CONVT1D_ERROR_NOT_SUPPORTED;
-    cudaError_t e;
-    switch (pr.dtype) {
-    case CONVT1D_F32: e = launch<float>(a, nt, smem, x, w, bias, y, stream); break;
-    case CONVT1D_F16: e = launch<__half>(a, nt, smem, x, w, bias, y, stream); break;
-    case CONVT1D_BF16: e = launch<__nv_bfloat16>(a, nt, smem, x, w, bias, y, stream); break;
-    case CONVT1D_F64: e = launch<double>(a, nt, smem, x, w, bias, y, stream); break;
-    default: return CONVT1D_ERROR_NOT_SUPPORTED;
-    }
+    const cudaError_t e = with_dtype(pr.dtype, [&](auto t) {
+        return launch<decltype(t)>(a, nt, smem, x, w, bias, y, stream);
+    });
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "depthwise forward kernel: %s", cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
 }
 
 namespace {
 
-/* The blocks, windows and shared memory of the depthwise gradients (grad_weight also stages x's tile). */
-convt1d_status bwd_setup(const convt1d_problem &pr, bool with_x, dwb_args *out, size_t *smem_out) {
+/* The blocks, windows and shared memory of the depthwise gradients; x (grad_weight only, else null): its tile is
+ * staged too. Pieces go by cp.async where grad_y / x are 16-byte aligned. */
+convt1d_status bwd_setup(const convt1d_problem &pr, const void *grad_y, const void *x, dwb_args *out,
+                         size_t *smem_out) {
+    const bool with_x = x != nullptr;
     const convt1d_params &p = pr.p;
     if (pr.cin_g != 1 || p.batch == 0 || p.stride > 64 || p.kernel_size > 4096 || p.dilation > (1 << 16) ||
         p.padding > (1 << 28) || p.in_length > (1 << 28) || pr.out_length > (1 << 29) ||
@@ -613,23 +630,16 @@ convt1d_status bwd_setup(const convt1d_problem &pr, bool with_x, dwb_args *out, 
         p.groups * pr.cout_g * p.kernel_size > 0x7fffffffLL) /* the reduce kernel's int weight index */
         return CONVT1D_ERROR_NOT_SUPPORTED;
     dwb_args a;
-    a.rows = (int)(p.batch * p.groups);
-    a.L = (int)p.in_length;
-    a.L_out = (int)pr.out_length;
+    layer_args(pr, &a);
     a.tiles = (a.L + kTileB - 1) / kTileB;
-    a.groups = (int)p.groups;
-    a.mult = (int)pr.cout_g;
-    a.K = (int)p.kernel_size;
-    a.s = (int)p.stride;
-    a.pad = (int)p.padding;
-    a.d = (int)p.dilation;
     const int64_t window = (int64_t)(kTileB - 1) * a.s + (int64_t)(a.K - 1) * a.d + 1;
     const size_t es = convt1d_dtype_size(pr.dtype), acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
     const int64_t V = 16 / (int64_t)es, wpitch = (window + 2 * V - 2) / V * V; /* whole pieces from any offset */
     a.window = (int)window;
     a.wpitch = (int)wpitch;
     a.xpitch = with_x ? (int)((kTileB + 2 * V - 2) / V * V) : 0;
-    a.async_x = 0;
+    a.async = ((uintptr_t)grad_y & 15) == 0;
+    a.async_x = with_x && ((uintptr_t)x & 15) == 0;
     const size_t smem = 2 * ((size_t)wpitch + a.xpitch) * es +
                         (with_x ? (size_t)(kThreads / 32) * a.K : (size_t)a.mult * a.K) * acc_bytes;
     /* Long strides or taps (or a device that allows less): the direct kernels. */
@@ -647,17 +657,11 @@ convt1d_status convt1d_bwd_input_depthwise(const convt1d_problem &pr, const void
                                            cudaStream_t stream) {
     dwb_args a;
     size_t smem = 0;
-    convt1d_status st = bwd_setup(pr, false, &a, &smem);
+    convt1d_status st = bwd_setup(pr, grad_y, nullptr, &a, &smem);
     if (st != CONVT1D_SUCCESS) return st;
-    a.async = ((uintptr_t)grad_y & 15) == 0;
-    cudaError_t e;
-    switch (pr.dtype) {
-    case CONVT1D_F32: e = launch_bi_k<float>(a, smem, grad_y, w, grad_x, stream); break;
-    case CONVT1D_F16: e = launch_bi_k<__half>(a, smem, grad_y, w, grad_x, stream); break;
-    case CONVT1D_BF16: e = launch_bi_k<__nv_bfloat16>(a, smem, grad_y, w, grad_x, stream); break;
-    case CONVT1D_F64: e = launch_bi_k<double>(a, smem, grad_y, w, grad_x, stream); break;
-    default: return CONVT1D_ERROR_NOT_SUPPORTED;
-    }
+    const cudaError_t e = with_dtype(pr.dtype, [&](auto t) {
+        return launch_bi_k<decltype(t)>(a, smem, grad_y, w, grad_x, stream);
+    });
     if (e != cudaSuccess)
         return convt1d_fail(CONVT1D_ERROR_CUDA, "depthwise grad_input kernel: %s", cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
@@ -667,10 +671,8 @@ convt1d_status convt1d_bwd_weight_depthwise(const convt1d_problem &pr, const voi
                                             cudaStream_t stream) {
     dwb_args a;
     size_t smem = 0;
-    convt1d_status st = bwd_setup(pr, true, &a, &smem);
+    convt1d_status st = bwd_setup(pr, grad_y, x, &a, &smem);
     if (st != CONVT1D_SUCCESS) return st;
-    a.async = ((uintptr_t)grad_y & 15) == 0;
-    a.async_x = ((uintptr_t)x & 15) == 0;
     const size_t acc_bytes = pr.dtype == CONVT1D_F64 ? 8 : 4;
     void *part = nullptr; /* [blocks][mult][K] partial sums */
     const size_t part_bytes = (size_t)a.rows * a.chunks * a.mult * a.K * acc_bytes;
@@ -679,14 +681,9 @@ convt1d_status convt1d_bwd_weight_depthwise(const convt1d_problem &pr, const voi
         (void)cudaGetLastError();
         return CONVT1D_ERROR_NOT_SUPPORTED; /* no room: the direct kernel's plan */
     }
-    cudaError_t e;
-    switch (pr.dtype) {
-    case CONVT1D_F32: e = launch_bw_k<float>(a, smem, grad_y, x, part, grad_w, stream); break;
-    case CONVT1D_F16: e = launch_bw_k<__half>(a, smem, grad_y, x, part, grad_w, stream); break;
-    case CONVT1D_BF16: e = launch_bw_k<__nv_bfloat16>(a, smem, grad_y, x, part, grad_w, stream); break;
-    case CONVT1D_F64: e = launch_bw_k<double>(a, smem, grad_y, x, part, grad_w, stream); break;
-    default: e = cudaErrorInvalidValue; break;
-    }
+    const cudaError_t e = with_dtype(pr.dtype, [&](auto t) {
+        return launch_bw_k<decltype(t)>(a, smem, grad_y, x, part, grad_w, stream);
+    });
     cudaFreeAsync(part, stream);
     if (e != cudaSuccess)
         return convt1d_fail(CONVT1D_ERROR_CUDA, "depthwise grad_weight kernel: %s", cudaGetErrorString(e));

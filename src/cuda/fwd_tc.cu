@@ -149,14 +149,6 @@ cudaError_t launch_mode(int cfg, const Args &a, const void *w, unsigned grid, cu
     return cudaErrorInvalidValue;
 }
 
-int gcd_int(int a, int b) {
-    while (b) {
-        int t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 /* Heuristic, from the per-configuration timings in docs/design.md (H100, every suite shape):
  *  - strides 2..4 where some phase gets no tap (KernelBench 79): staged all-phase output;
@@ -244,6 +236,15 @@ int convt1d_sm_major() {
     return major;
 }
 
+int convt1d_gcd(int a, int b) {
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 size_t convt1d_smem_optin() {
     static int optin = -1;
     if (optin < 0) {
@@ -285,7 +286,7 @@ convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, cons
     a.s = (int)P.stride;
     a.p = (int)P.padding;
     a.d = (int)P.dilation;
-    const int gc = gcd_int(a.s, a.d);
+    const int gc = convt1d_gcd(a.s, a.d);
     a.sg_k = a.s / gc;
     a.sg_off = a.d / gc;
     a.tmax = (a.K - 1) / a.sg_k + 1; /* phase 0 always has the most taps */

@@ -52,6 +52,8 @@ int convt1d_sm_count();
 /* Most dynamic shared memory one block may opt into on the current device (cudaDevAttrMaxSharedMemoryPerBlockOptin,
  * cached; 48 KB if it cannot be read): 227 KB on sm_90, 163 KB on sm_80, 99 KB on sm_86/89/120. */
 size_t convt1d_smem_optin();
+/* Greatest common divisor of two non-negative ints (the stride and dilation's phase step). */
+int convt1d_gcd(int a, int b);
 
 /* Hopper (sm_90a) forward on wgmma (fwd_wgmma.cu), fp16/bf16/TF32/split TF32, groups == 1: the register-A
  * kernel reading x in place where rs_pays(), else the transposed-operand (SS) kernel for long reductions.

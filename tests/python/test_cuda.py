@@ -706,11 +706,28 @@ def test_cuda_forward_depthwise(ci, mode, tol):
     assert rel_err(y, ref(x, w, b, c)) <= tol
 
 
-def _dw_grad_smem_cap():
-    # The depthwise gradient kernels take at most 100 KB of shared memory, and no more than the device lets a block
-    # opt into (99 KB on sm_86/89).
+def _dw_grad_taken(c, es, with_x):
+    # Whether the depthwise gradient kernels take layer c with es-byte elements: stride <= 64, and their shared memory
+    # (two grad_y windows of 2047 s + (K - 1) d + 1 elements in whole 16-byte pieces from any offset; grad_weight: two
+    # x tiles and the warps' tap sums; grad_input: the weights) within 100 KB and the device's opt-in limit (99 KB on
+    # sm_86/89).
+    v, acc = 16 // es, 8 if es == 8 else 4
+    window = 2047 * c["stride"] + (c["K"] - 1) * c["dilation"] + 1
+    pitch, xpitch = (window + 2 * v - 2) // v * v, (2048 + 2 * v - 2) // v * v
+    if with_x:
+        smem = 2 * (pitch + xpitch) * es + 8 * c["K"] * acc
+    else:
+        smem = 2 * pitch * es + c["Cout"] // c["groups"] * c["K"] * acc
     optin = getattr(torch.cuda.get_device_properties(0), "shared_memory_per_block_optin", 100 * 1024)
-    return min(100 * 1024, optin)
+    return c["stride"] <= 64 and smem <= min(100 * 1024, optin)
+
+
+def _dw_grad_operands(c, mode):
+    # dtype, x, w (the layer's random inputs rounded to the mode's dtype) and a random grad_y for a DEPTHWISE layer.
+    dtype = torch.float64 if mode == "f64" else MODE_DTYPE[mode]
+    x, w, _ = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
+    gy = torch.randn(c["N"], c["Cout"], out_len(c), dtype=torch.float64, device="cuda").to(dtype)
+    return dtype, x.to(dtype), w.to(dtype), gy
 
 
 @pytest.mark.parametrize("mode,tol", [("f64", 1e-12), ("strict", 1e-5), ("f16", 2e-3), ("bf16", 1e-2)])
@@ -720,10 +737,7 @@ def test_cuda_grad_input_depthwise(ci, mode, tol):
     # layer (stride <= 64, two grad_y windows of 2047 s + (K - 1) d + 1 elements and the weights within 100 KB), else the direct
     # kernel; grad_x's memory poisoned, against the float64 gradient of the same (rounded) inputs.
     c = DEPTHWISE[ci]
-    dtype = torch.float64 if mode == "f64" else MODE_DTYPE[mode]
-    x, w, _ = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
-    x, w = x.to(dtype), w.to(dtype)
-    gy = torch.randn(c["N"], c["Cout"], out_len(c), dtype=torch.float64, device="cuda").to(dtype)
+    dtype, x, w, gy = _dw_grad_operands(c, mode)
     xs = x.double().requires_grad_()
     (theirs,) = torch.autograd.grad(F.conv_transpose1d(xs, w.double(), **kwargs(c)), xs, gy.double())
     out = {}
@@ -735,11 +749,7 @@ def test_cuda_grad_input_depthwise(ci, mode, tol):
             gy, x, w, c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], [True, False, False])[0]
 
     names = kernels_run(run)
-    es = x.element_size()
-    window = 2047 * c["stride"] + (c["K"] - 1) * c["dilation"] + 1
-    pitch = (window + 2 * (16 // es) - 2) // (16 // es) * (16 // es)  # whole 16-byte pieces from any offset
-    smem = 2 * pitch * es + c["Cout"] // c["groups"] * c["K"] * (8 if es == 8 else 4)
-    taken = c["stride"] <= 64 and smem <= _dw_grad_smem_cap()
+    taken = _dw_grad_taken(c, x.element_size(), with_x=False)
     assert any("depthwise_bwd_input_kernel" in n for n in names) == taken, names
     gx = out["gx"]
     assert gx.dtype == dtype and torch.isfinite(gx).all()
@@ -753,10 +763,7 @@ def test_cuda_grad_weight_depthwise(ci, mode, tol):
     # a fixed-order sum) where they take the layer (stride <= 64; two grad_y windows, two x tiles and the warps' sums
     # within 100 KB), else the others; grad_w's memory poisoned, bitwise equal on a second call, against float64.
     c = DEPTHWISE[ci]
-    dtype = torch.float64 if mode == "f64" else MODE_DTYPE[mode]
-    x, w, _ = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
-    x, w = x.to(dtype), w.to(dtype)
-    gy = torch.randn(c["N"], c["Cout"], out_len(c), dtype=torch.float64, device="cuda").to(dtype)
+    dtype, x, w, gy = _dw_grad_operands(c, mode)
     ws = w.double().requires_grad_()
     (theirs,) = torch.autograd.grad(F.conv_transpose1d(x.double(), ws, **kwargs(c)), ws, gy.double())
     args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"], [False, True, False])
@@ -768,12 +775,7 @@ def test_cuda_grad_weight_depthwise(ci, mode, tol):
         out["gw"] = torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args)[1]
 
     names = kernels_run(run)
-    es = x.element_size()
-    v = 16 // es
-    window = 2047 * c["stride"] + (c["K"] - 1) * c["dilation"] + 1
-    pitch, xpitch = (window + 2 * v - 2) // v * v, (2048 + 2 * v - 2) // v * v
-    smem = 2 * (pitch + xpitch) * es + 8 * c["K"] * (8 if es == 8 else 4)
-    taken = c["stride"] <= 64 and smem <= _dw_grad_smem_cap()
+    taken = _dw_grad_taken(c, x.element_size(), with_x=True)
     assert any("depthwise_bwd_weight_kernel" in n for n in names) == taken, names
     gw = out["gw"]
     assert gw.dtype == dtype and torch.isfinite(gw).all()
