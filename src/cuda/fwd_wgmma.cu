@@ -75,6 +75,12 @@ struct WgArgs {
     /* Input staging (XS_*): TMA boxes; the producer warpgroup's 8-byte cp.async; or one bulk copy per box
      * row (rows that TMA cannot address: a row pitch that is not a 16-byte multiple). */
     int xstage;
+    /* XS_TMA with rows TMA cannot address one by one (row pitch L*es not a 16-byte multiple): xg rows make
+     * a pitch that is (xg = 16 / gcd(L*es, 16)); the map's rows are groups of xg input rows laid end to end
+     * (xg*L elements), and a chunk's box comes as xg boxes of kBK/xg rows, box m taking the rows m, m + xg,
+     * ... from column e + m*L. Stage row m*kBK/xg + j is then channel xg*j + m of the chunk; the packed
+     * weights follow that order (PackMap::col). 1: plain boxes. */
+    int xg;
     int xpitch;      /* bytes between the channel rows of a staged box (win * es, except XS_BULK) */
     int wcols;       /* XS_BULK: window columns a row brings (128 + hal) */
     const void *x;   /* the input, for the cp.async and bulk paths */
@@ -420,9 +426,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         }
                     }
                     if (XTMA) {
+                        const int gr = kBK / a.xg; /* rows per box: the chunk's rows m, m + xg, ... */
 #pragma unroll
                         for (int b = 0; b < NBOX; ++b)
-                            tma_load_3d(st + XOFF + b * XB, &tmx, bar, q0 + 128 * b - a.hal, c * kBK, n);
+                            for (int m = 0; m < a.xg; ++m)
+                                tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
+                                            q0 + 128 * b - a.hal + m * a.L, c * gr, n);
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
@@ -829,6 +838,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
  * Wm[j][row][ci] (see the header comment), with j, m from k as in the GEMM. */
 struct PackMap {
     int K, ps, d, M_pad, BR, RT;
+    int xg, bk; /* input rows staged in groups of xg (WgArgs::xg; 0 or 1: no), bk channels per chunk */
+    /* The packed column of input channel ci: the stage row that holds it (WgArgs::xg). */
+    __device__ __forceinline__ int col(int ci) const {
+        if (xg <= 1) return ci;
+        const int c = ci / bk, w = ci - c * bk;
+        return c * bk + (w % xg) * (bk / xg) + w / xg;
+    }
     __device__ __forceinline__ int64_t row(int co, int k) const {
         int j = k, m = co;
         if (ps > 1) {
@@ -907,8 +923,9 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
                 const int r = r0 + tx + 32 * h;
                 if (r >= dst_cols) continue;
                 const T v = tile[tx + 32 * h][i], big = wg_type<TY>::op(v);
-                dst[drow * pitch + r] = big;
-                if (TY == WG_TF32X3) dst[drow * pitch + r + small_off] = wg_type<TY>::op(v - big);
+                const int64_t at = drow * pitch + pm.col(r);
+                dst[at] = big;
+                if (TY == WG_TF32X3) dst[at + small_off] = wg_type<TY>::op(v - big);
             }
         }
     }
@@ -1152,7 +1169,7 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
                          const WgArgs &a, int BR, int K, int d, int cin, int cin_pad, int M_pad, cudaStream_t stream) {
     typedef typename wg_type<TY>::T T;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
-    const PackMap pm = {K, a.ps, d, M_pad, BR, a.R * a.ps};
+    const PackMap pm = {K, a.ps, d, M_pad, BR, a.R * a.ps, a.xg, kRow / (int)sizeof(T)};
     const dim3 tb(32, 8);
     cudaError_t e = cudaMemsetAsync(wp, 0, wp_bytes, stream);
     if (e != cudaSuccess) return e;
@@ -1264,7 +1281,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     } else {
         e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
     }
-    const PackMap pm = {K, a.ps, d, M_pad, BR, RT};
+    const PackMap pm = {K, a.ps, d, M_pad, BR, RT, 1, kRow / (int)sizeof(T)};
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
@@ -1466,7 +1483,28 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     const bool x16 = ((uintptr_t)x & 15) == 0;
     const bool tma_ok = x16 && ((int64_t)L * es) % 16 == 0;
     const bool cp_ok = ((uintptr_t)x & 7) == 0 && ((int64_t)L * es) % 8 == 0;
-    if (cpe == '1') {
+    /* Rows of a pitch TMA cannot take, read as groups of xg rows (WgArgs::xg), where every output the kernel
+     * stores reads only inside its row: a box column past a row's end (or before its start) then brings the
+     * neighbouring row's values instead of zeros, and only outputs that are not stored use them. That holds
+     * at stride 1 when p >= (T-1)*dj and L_out - 1 + p <= L - 1, as in the stride-1 grad_input of a layer
+     * without padding (the adjoint forward: KernelBench 64, grad_y rows of 65538 values; 74 in 16-bit).
+     * CONVT1D_WGMMA_RS_GROUPS=0: never (those rows go by bulk copies, as before); =1: grouped rows or
+     * nothing (NOT_SUPPORTED where rows TMA cannot take do not qualify: tests see which path ran). */
+    a.xg = 1;
+    {
+        const char *gv = getenv("CONVT1D_WGMMA_RS_GROUPS");
+        const int rb = (int)(((int64_t)L * es) % 16);
+        const int xg = rb ? 16 / convt1d_gcd(rb, 16) : 1;
+        const bool inside = a.ps == 1 && a.p - (int64_t)(a.T - 1) * a.dj >= 0 && (int64_t)a.L_out - 1 + a.p <= L - 1;
+        if (x16 && !tma_ok && cpe != '1' && bke != '1' && !(gv && gv[0] == '0') && inside && cin % xg == 0 &&
+            (int64_t)xg * L < ((int64_t)1 << 32))
+            a.xg = xg;
+        if (gv && gv[0] == '1' && !tma_ok && a.xg == 1) return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
+    if (a.xg > 1) {
+        a.xstage = XS_TMA;
+        a.kskip = 0; /* a chunk's channels are spread over its rows */
+    } else if (cpe == '1') {
         if (!cp_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
         a.xstage = XS_CPASYNC;
     } else if (bke == '1' || (!tma_ok && x16 && bke != '0')) {
@@ -1510,8 +1548,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     const convt1d_status st =
         rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
-                                    return a.xstage != XS_TMA || make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)a.N,
-                                                               (uint32_t)a.win, kBK, 1, 0, false);
+                                    return a.xstage != XS_TMA ||
+                                           make_map(&tmx, x, es, (uint64_t)a.xg * L, (uint64_t)(cin / a.xg), (uint64_t)a.N,
+                                                    (uint32_t)a.win, (uint32_t)(kBK / a.xg), 1, 0, false);
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
                                     return pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
@@ -1756,6 +1795,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
 
     const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
     WgArgs a;
+    a.xg = 1;
     a.bias = bias;
     a.y = y;
     a.cout = (int)P.out_channels;
@@ -1807,6 +1847,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     if (convt1d_sm_major() != 9 || !sm90a_built<fwd_wgmma_kernel<WG_BF16, 128, 1>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
     WgArgs a;
+    a.xg = 1;
     a.bias = nullptr;
     a.y = grad_x;
     a.cout = (int)P.in_channels;

@@ -15,6 +15,8 @@ element fails.
 grad_weight of the strided shapes runs the wgmma kernel of src/cuda/bwd_weight_wgmma.cu (forced with
 CONVT1D_WGMMA_BW=1, and by its heuristic), in one batch chunk and in several (CONVT1D_WGMMA_BW_SCRATCH),
 bitwise identical across runs."""
+import math
+
 import pytest
 import torch
 
@@ -211,8 +213,8 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
     # Stride-1 grad_input runs the forward on grad_y, whose rows (L_out = 2050 here, 65538 on KernelBench
-    # 64) are no 16-byte multiple: the RS kernel stages them with one bulk copy per row, as shipped, in
-    # every precision (in 16-bit the rows start at odd elements too).
+    # 64) are no 16-byte multiple: the RS kernel reads them by TMA as groups of 2 (fp32) or 4 (16-bit) rows
+    # (session 18; one bulk copy per row before), as shipped, in every precision.
     torch.backends.cudnn.allow_tf32 = tf32
     c = dict(SHAPES[0], N=32)  # a tile per SM at least: the bulk staging's condition
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
@@ -228,6 +230,58 @@ def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
     x64 = x.double().requires_grad_()
     (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
     assert rel_err(out["gx"], gx64) <= tol
+
+
+def grouped_rows(lrow, es, channels):
+    """Whether the register-A kernel reads rows of lrow elements by TMA (plain, or as groups of xg rows whose
+    pitch is a 16-byte multiple: xg must divide the channels), as run_rs decides for an in-row layer."""
+    rb = (lrow * es) % 16
+    return rb == 0 or channels % (16 // math.gcd(rb, 16)) == 0
+
+
+# Stride-1 layers whose grad_y (or, last, x) rows TMA cannot address one by one: grad_y rows of 2050 values
+# (fp32 groups of 2, 16-bit of 4), 2049 (4 / 8), 4108 (fp32 plain rows, 16-bit groups of 2), 3003 with 36
+# channels (fp32 groups of 4 and a last chunk of 4 channels; 16-bit groups of 8 do not divide 36: declined);
+# a forward with padding (K-1)*d that reads only inside x's rows of 2050 values.
+GROUPED = [shape("kb64_like", 2, 128, 128, 3, 2048, bias=False),
+           shape("kb64_odd_grad_y", 2, 128, 128, 3, 2047, bias=False),
+           shape("kb74_like", 3, 32, 64, 5, 4096, dilation=3, bias=False),
+           shape("cout36_odd_grad_y", 4, 64, 36, 3, 3001),
+           shape("fwd_pad_inside_rows", 2, 64, 48, 3, 2050, padding=2)]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("groups", ["1", "0"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", GROUPED, ids=[c["name"] for c in GROUPED])
+def test_wgmma_rs_grouped_rows(c, dtype, tol, tf32, groups, monkeypatch):
+    # Rows TMA cannot address one by one, read as groups of rows (WgArgs::xg; the packed weights' channels
+    # permuted to match): CONVT1D_WGMMA_RS_GROUPS=1 takes that path or declines the register-A kernel, so its
+    # kernel running proves the path ran; =0 is the bulk-copy staging before it. Output poisoned (forward) or
+    # fresh (grad_input), against float64.
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_GROUPS", groups)
+    monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "0")
+    es = torch.tensor([], dtype=dtype).element_size()
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    out = {}
+    if c["padding"] > 0:  # the forward itself
+        names = kernels_run(lambda: out.setdefault("r", poison_then_run(x, w, b, c)))
+        expect, rows, chans = ref(x, w, b, c), c["L"], c["Cin"]
+    else:  # grad_input: the forward of the adjoint problem on grad_y
+        xr = x.clone().requires_grad_()
+        y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+        gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+        names = kernels_run(lambda: out.setdefault("r", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
+        x64 = x.double().requires_grad_()
+        (expect,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+        rows, chans = out_len(c), c["Cout"]
+    assert (rows * es) % 16 != 0 or c["name"] == "kb74_like"
+    if groups == "1":
+        assert any("fwd_wgmma_rs_kernel" in n for n in names) == grouped_rows(rows, es, chans), names
+    assert torch.isfinite(out["r"]).all() and rel_err(out["r"], expect) <= tol
 
 
 STRIDED = [c for c in SHAPES if c["stride"] > 1]
