@@ -1,7 +1,8 @@
 """compute-sanitizer target: the register-A wgmma forward (CONVT1D_WGMMA_RS=1) on small stride-1 and
 merged-stride shapes, every kind and tile, resident weights, both epilogues, the input staged by TMA, by
 bulk copies per row and by cp.async, the stride-1 grad_input through it (adjoint weights; grad_y's rows are
-no 16-byte multiple there, so bulk copies; odd_rows: odd lengths, rows at odd 16-bit offsets;
+no 16-byte multiple there, so bulk copies, or TMA boxes of grouped rows where the layer is large enough for the wgmma path:
+grouped_rows, grouped_rows_x4; odd_rows: odd lengths, rows at odd 16-bit offsets;
 odd_rows_pairs: the same with 16-bit position pairs), and the
 strided grad_input reading grad_y in place (BI mode; stride 5: chunks holding partial grad_y rows; s4_wide:
 even stride, padding and length, so 16-bit fragment pairs load as words).
@@ -29,7 +30,15 @@ cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, paddi
          dict(name="odd_rows", N=3, Cin=72, Cout=40, K=3, L=1001, stride=1, padding=0, output_padding=0, groups=1,
               dilation=2, bias=True),
          dict(name="odd_rows_pairs", N=3, Cin=72, Cout=40, K=4, L=777, stride=1, padding=1, output_padding=0, groups=1,
-              dilation=1, bias=True)]  # 16-bit position pairs by default (dilation 1), rows 2 mod 4 bytes apart
+              dilation=1, bias=True),  # 16-bit position pairs by default (dilation 1), rows 2 mod 4 bytes apart
+         # grad_y rows in groups (session 18; large enough for the wgmma path): 2050 values (fp32 groups of 2,
+         # 16-bit of 4), 2049 (fp32 groups of 4 with a last chunk of 4 channels; 16-bit by bulk copies)
+         dict(name="grouped_rows", N=2, Cin=128, Cout=128, K=3, L=2048, stride=1, padding=0, output_padding=0, groups=1,
+              dilation=1, bias=False),
+         dict(name="grouped_rows_x4", N=4, Cin=64, Cout=36, K=3, L=2047, stride=1, padding=0, output_padding=0,
+              groups=1, dilation=1, bias=True)]
+if os.environ.get("SAN_CASES"):  # SAN_CASES=grouped_rows,odd_rows: a subset
+    cases = [c for c in cases if c["name"] in os.environ["SAN_CASES"].split(",")]
 os.environ["CONVT1D_BWD_INPUT"] = "wgmma"  # strided grad_input on the RS kernel too (BI mode)
 for c in cases:
     for dtype, tf32 in [(torch.bfloat16, True), (torch.float16, True), (torch.float32, True), (torch.float32, False)]:

@@ -76,10 +76,13 @@ struct WgArgs {
      * row (rows that TMA cannot address: a row pitch that is not a 16-byte multiple). */
     int xstage;
     /* XS_TMA with rows TMA cannot address one by one (row pitch L*es not a 16-byte multiple): xg rows make
-     * a pitch that is (xg = 16 / gcd(L*es, 16)); the map's rows are groups of xg input rows laid end to end
-     * (xg*L elements), and a chunk's box comes as xg boxes of kBK/xg rows, box m taking the rows m, m + xg,
-     * ... from column e + m*L. Stage row m*kBK/xg + j is then channel xg*j + m of the chunk; the packed
-     * weights follow that order (PackMap::col). 1: plain boxes. */
+     * a pitch that is (xg = 16 / gcd(L*es, 16), at most 4); the map's rows are groups of xg input rows laid
+     * end to end (xg*L elements), and a chunk's box comes as xg boxes of kBK/xg rows, box m taking the rows
+     * m, m + xg, ... Stage row m*kBK/xg + j is then channel xg*j + m of the chunk; the packed weights follow
+     * that order (PackMap::col). A box must start at a 16-byte multiple (run 177: an illegal instruction
+     * otherwise), and row m of a group starts m*L elements in, so box m starts at group_col(m) (the aligned
+     * column at or below its first used one) and its rows sit m*L - group_col(m) columns off the plain
+     * layout: one offset per k-step for the consumers (a k-step's channel rows lie in one box). 1: plain. */
     int xg;
     int xpitch;      /* bytes between the channel rows of a staged box (win * es, except XS_BULK) */
     int wcols;       /* XS_BULK: window columns a row brings (128 + hal) */
@@ -107,6 +110,13 @@ struct WgArgs {
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
+
+/* Grouped rows (WgArgs::xg): the first column of box m in the group's coordinates, relative to the window
+ * start (a multiple of ve elements): the ve-aligned column at or below m*L + h, h = hal - (T-1)*dj being the
+ * window's leading columns that no tap reads. */
+__host__ __device__ __forceinline__ int64_t group_col(int m, int L, int h, int ve) {
+    return ((int64_t)m * L + h) / ve * ve;
+}
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
 __host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow; }
@@ -426,12 +436,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         }
                     }
                     if (XTMA) {
-                        const int gr = kBK / a.xg; /* rows per box: the chunk's rows m, m + xg, ... */
+                        const int gr = kBK / a.xg, h = a.hal - (a.T - 1) * a.dj; /* rows per box */
 #pragma unroll
                         for (int b = 0; b < NBOX; ++b)
                             for (int m = 0; m < a.xg; ++m)
                                 tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
-                                            q0 + 128 * b - a.hal + m * a.L, c * gr, n);
+                                            q0 + 128 * b - a.hal + (int)group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
@@ -527,6 +537,14 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int cofs = (HALF ? 2 * t : t) * rowb;
     constexpr int KSTEP = HALF ? 16 : 8;
     const int hop = (HALF ? 8 : 4) * rowb; /* to the fragment's second channel row (pair) */
+    /* Byte offset of k-step kk's channel rows in a box: kk*KSTEP rows on, plus its grouped box's column shift
+     * (WgArgs::xg; 0 for plain boxes). */
+    int kofs[4];
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+        const int m = kk * KSTEP * a.xg / kBK, h = a.hal - (a.T - 1) * a.dj;
+        kofs[kk] = kk * KSTEP * rowb + (m ? (int)((int64_t)m * a.L - group_col(m, a.L, h, 16 / (int)sizeof(T))) * (int)sizeof(T) : 0);
+    }
 
     /* TF32 operands: rounded to nearest (ties away, as cvt.rna) by adding half a TF32 ulp; the MMA
      * ignores the 13 low bits. Split TF32 clears them: big is exact, small = tf32(v - big). */
@@ -569,7 +587,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
             return;
         }
-        const uint32_t p = sp + xoff[mq] - sh * (int)sizeof(T) + kk * KSTEP * rowb + cofs;
+        const uint32_t p = sp + xoff[mq] - sh * (int)sizeof(T) + kofs[kk] + cofs;
         if constexpr (PAIRS) {
             /* Positions 2g, 2g + 1 of a channel in one word where both channel rows' words are 4-byte aligned
              * (bulk-staged rows of odd length sit 2 (mod 4) bytes apart: then every load takes the 16-bit path). */
@@ -1496,8 +1514,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         const int rb = (int)(((int64_t)L * es) % 16);
         const int xg = rb ? 16 / convt1d_gcd(rb, 16) : 1;
         const bool inside = a.ps == 1 && a.p - (int64_t)(a.T - 1) * a.dj >= 0 && (int64_t)a.L_out - 1 + a.p <= L - 1;
-        if (x16 && !tma_ok && cpe != '1' && bke != '1' && !(gv && gv[0] == '0') && inside && cin % xg == 0 &&
-            (int64_t)xg * L < ((int64_t)1 << 32))
+        /* xg <= 4: a k-step's channel rows (8 fp32, 16 16-bit) stay in one box of kBK/xg rows. */
+        if (x16 && !tma_ok && cpe != '1' && bke != '1' && !(gv && gv[0] == '0') && inside && xg <= 4 &&
+            cin % xg == 0 && (int64_t)xg * L < INT_MAX / 2)
             a.xg = xg;
         if (gv && gv[0] == '1' && !tma_ok && a.xg == 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     }
@@ -1526,8 +1545,12 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     const int64_t spread = (int64_t)(a.T - 1) * a.dj;
     if (spread > 128) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.hal = (int)((spread + VE - 1) / VE * VE);
+    /* Window columns a box row must hold: 128 + hal; grouped boxes sit up to VE - 1 columns off that. */
+    int64_t need = 128 + a.hal;
+    for (int m = 1; m < a.xg; ++m)
+        need = std::max(need, 128 + a.hal + (int64_t)m * L - group_col(m, L, a.hal - (int)spread, VE));
     const int rmod = es == 4 ? 32 : 64; /* row pitch 8 (mod rmod) elements: conflict-free A loads */
-    a.win = (128 + a.hal - 8 + rmod - 1) / rmod * rmod + 8; /* the least such pitch >= 128 + hal */
+    a.win = (int)((need - 8 + rmod - 1) / rmod * rmod + 8); /* the least such pitch >= need */
     if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.xpitch = a.win * es;
     a.wcols = 128 + a.hal;

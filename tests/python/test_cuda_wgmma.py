@@ -236,13 +236,14 @@ def grouped_rows(lrow, es, channels):
     """Whether the register-A kernel reads rows of lrow elements by TMA (plain, or as groups of xg rows whose
     pitch is a 16-byte multiple: xg must divide the channels), as run_rs decides for an in-row layer."""
     rb = (lrow * es) % 16
-    return rb == 0 or channels % (16 // math.gcd(rb, 16)) == 0
+    xg = 16 // math.gcd(rb, 16) if rb else 1
+    return xg <= 4 and channels % xg == 0
 
 
 # Stride-1 layers whose grad_y (or, last, x) rows TMA cannot address one by one: grad_y rows of 2050 values
-# (fp32 groups of 2, 16-bit of 4), 2049 (4 / 8), 4108 (fp32 plain rows, 16-bit groups of 2), 3003 with 36
-# channels (fp32 groups of 4 and a last chunk of 4 channels; 16-bit groups of 8 do not divide 36: declined);
-# a forward with padding (K-1)*d that reads only inside x's rows of 2050 values.
+# (fp32 groups of 2, 16-bit of 4: boxes 2 / 6, 4, 2 columns off), 2049 (fp32 groups of 4; 16-bit would need 8:
+# declined), 4108 (fp32 plain rows, 16-bit groups of 2), 3003 with 36 channels (fp32 groups of 4 and a last
+# chunk of 4 channels; 16-bit declined); a forward with padding (K-1)*d that reads only inside x's rows of 2050.
 GROUPED = [shape("kb64_like", 2, 128, 128, 3, 2048, bias=False),
            shape("kb64_odd_grad_y", 2, 128, 128, 3, 2047, bias=False),
            shape("kb74_like", 3, 32, 64, 5, 4096, dilation=3, bias=False),
