@@ -46,8 +46,18 @@ struct RsBwArgs {
     int pw, ww;           /* grad_y window: row pitch and words staged per row by cp.async (4-byte words) */
     int win;              /* window elements: the chunk's positions + the taps' halo */
     uintptr_t gy_addr;    /* grad_y's address (the bulk spans' offsets) */
+    /* grad_y rows by residue (1: in order): bulk-copied rows sit at their address mod 16 in the stage, and
+     * rows co, co + 1 differ by L_out*es (mod 16), so rows of one warp's A fragments (8 consecutive rows)
+     * sat at two or four offsets: 2-way bank conflicts on every A load. Row co of the block goes to stage
+     * slot (co % xg) * R/xg + co / xg (xg = 16 / gcd(L_out*es, 16)), so a warp's 16 slots hold rows of one
+     * residue: one offset per warp. Its accumulator rows are then those rows (rs_row_co). */
+    int xg;
     int bar_off;
 };
+
+/* Stage slot of the block's grad_y row co, and the row in slot r (RsBwArgs::xg). */
+__device__ __forceinline__ int rs_co_slot(int co, int R, int xg) { return (co % xg) * (R / xg) + co / xg; }
+__device__ __forceinline__ int rs_slot_co(int r, int R, int xg) { return xg * (r % (R / xg)) + r / (R / xg); }
 
 template <int TY, int BN, int NK>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -126,7 +136,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                 asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
                 if (bytes)
                     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     st + a.cps * a.xb + ptid * a.pw * 4),
+                                     st + a.cps * a.xb + rs_co_slot(ptid, a.R, a.xg) * a.pw * 4),
                                  "l"(src), "r"(bytes), "r"(bar)
                                  : "memory");
                 continue;
@@ -134,7 +144,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             const int64_t e0 = (int64_t)l0 * a.s + e_off - gsh;
             for (int r = pwarp; r < rows; r += 4) {
                 const T *grow = g0 + (int64_t)r * a.L_out;
-                const uint32_t drow = st + a.cps * a.xb + r * a.pw * 4;
+                const uint32_t drow = st + a.cps * a.xb + rs_co_slot(r, a.R, a.xg) * a.pw * 4;
                 for (int wd = lane; wd < a.ww; wd += 32) {
                     const int64_t e = e0 + wd * EW;
                     const bool ok = e >= 0 && e < a.L_out;
@@ -157,9 +167,10 @@ __global__ void __launch_bounds__(kThreads, 1)
      * chunks) or at the row's offset in its bulk span (the window start's address mod 16). */
     const int r0 = (alt ? 0 : 64 * wg) + 16 * wq + g;
     const uint32_t aoff = a.cps * a.xb + r0 * rowb + (HALF ? 2 * t : t) * a.s * (int)sizeof(T);
+    const int c0 = rs_slot_co(r0, a.R, a.xg), c8 = rs_slot_co(r0 + 8, a.R, a.xg); /* the rows in slots r0, r0 + 8 */
     const int es_ = (int)sizeof(T), st4 = 4 * a.s * es_; /* bytes from column k to k + 4 (fp32) */
     const int h1 = a.s * es_, h8 = 8 * a.s * es_;       /* 16-bit: from column 2t to 2t + 1, 2t + 8 */
-    const int64_t grow0 = (int64_t)co0 + r0; /* grad_y row of the thread's first A row, less n * cout */
+    const int64_t grow0 = (int64_t)co0 + c0; /* grad_y row of the thread's first A row, less n * cout */
     float acc[NK][BN / 2];
 #pragma unroll
     for (int j = 0; j < NK; ++j)
@@ -178,7 +189,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (by_bulk(l0)) {
             const int64_t e = ((n * a.cout + grow0) * a.L_out + (int64_t)l0 * a.s + e_off) * (int64_t)sizeof(T);
             o1 = (uint32_t)((a.gy_addr + e) & 15);
-            o2 = (uint32_t)((a.gy_addr + e + 8 * (int64_t)a.L_out * (int64_t)sizeof(T)) & 15);
+            o2 = (uint32_t)((a.gy_addr + e + (int64_t)(c8 - c0) * a.L_out * (int64_t)sizeof(T)) & 15);
         }
         for (qc += step; qc >= a.qchunks; qc -= a.qchunks) ++n;
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
@@ -234,7 +245,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     /* Partials: acc[j][4i + u] is row (co) 16 wq + g, column (ci) 8i + 2t + u; acc[j][4i + 2 + u] row + 8. */
     const int slot = alt ? 2 * sp + wg : sp;
-    const int cob = co0 + (alt ? 0 : 64 * wg) + 16 * wq + g;
+
 #pragma unroll
     for (int j = 0; j < NK; ++j) {
         if (k0 + j >= a.K) break;
@@ -244,7 +255,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             const int ci = ci0 + 8 * i + 2 * t;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int co = cob + 8 * h;
+                const int co = co0 + (h ? c8 : c0);
                 if (co >= a.cout || ci >= a.cin) continue;
                 float *dst = wsk + (int64_t)co * a.cin + ci;
                 if ((a.cin & 1) == 0) { /* ci even: 8-byte aligned */
@@ -300,6 +311,13 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int halo = (NK - 1) * d;
     if (halo > kMaxHalo) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.gy_addr = (uintptr_t)gy;
+    {
+        /* Rows by residue (RsBwArgs::xg) where a warp's 16 slots hold one residue (R/xg a multiple of 16);
+         * CONVT1D_WGMMA_BW_RS_PERM=0: rows in order (A/B). */
+        const char *pv = getenv("CONVT1D_WGMMA_BW_RS_PERM");
+        const int rb = (int)(((int64_t)a.L_out * es) % 16), xg = rb ? 16 / convt1d_gcd(rb, 16) : 1;
+        a.xg = (pv && pv[0] == '0') || (a.R / xg) % 16 != 0 ? 1 : xg;
+    }
     a.xb = BN * kRow;
     /* Chunks per stage: the most (up to 3, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
      * stages (2 with CONVT1D_WGMMA_BW_RS_STAGES2=1) where the warpgroups share stages; alternate stages

@@ -423,10 +423,13 @@ RS_BW = [c for c in SHAPES if c["stride"] <= 4] + [
     shape("s1_k16_aligned", 2, 64, 48, 16, 512, padding=5),
     shape("s1_long_batch1", 1, 128, 128, 3, 65536, bias=False),
     shape("s1_odd_grad_y", 2, 64, 48, 4, 2048, padding=1),
+    shape("s1_cout64_grad_y_4mod8", 2, 48, 64, 3, 2050),  # 16-bit rows of 2052: residues in pairs, alternate stages
 ]
 
 
-@pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "heuristic"])
+# noperm: grad_y rows staged in order (CONVT1D_WGMMA_BW_RS_PERM=0), not grouped by residue: kb64_like (2050: fp32
+# residues in pairs, 16-bit in fours), s1_cout_100 (rows past C_out in the block), s1_odd_grad_y (fp32 fours).
+@pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "noperm", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", RS_BW, ids=[c["name"] for c in RS_BW])
 def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
@@ -437,6 +440,8 @@ def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_BWD_WEIGHT_FUSED", "0")  # it takes kb79_like first at every size (Session 15)
     if pick.startswith("cps"):
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_CPS", pick[3:])
+    if pick == "noperm":
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_PERM", "0")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
     gw = grad_weight(c, x, w, b, gy)
@@ -446,8 +451,10 @@ def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
-@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[2], SHAPES[4], RS_BW[-2], RS_BW[-1]],
-                         ids=["kb64_like", "kb74_like", "kb79_like", "hifigan_up3_like", "long_batch1", "s1_odd_grad_y"])
+@pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[2], SHAPES[4]] +
+                         [c for c in RS_BW if c["name"] in ("s1_long_batch1", "s1_odd_grad_y", "s1_cout64_grad_y_4mod8")],
+                         ids=["kb64_like", "kb74_like", "kb79_like", "hifigan_up3_like", "long_batch1", "s1_odd_grad_y",
+                              "cout64_grad_y_4mod8"])
 def test_wgmma_grad_weight_rs_taken(c, dtype, tol, tf32, monkeypatch):
     # As shipped, these grad_weights run bwd_weight_rs_kernel (a silent fallback would pass the checks
     # above), and twice in a row give bitwise the same gradient (fixed splits, slots summed in order); not
