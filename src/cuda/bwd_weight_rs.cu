@@ -167,10 +167,11 @@ __global__ void __launch_bounds__(kThreads, 1)
      * chunks) or at the row's offset in its bulk span (the window start's address mod 16). */
     const int r0 = (alt ? 0 : 64 * wg) + 16 * wq + g;
     const uint32_t aoff = a.cps * a.xb + r0 * rowb + (HALF ? 2 * t : t) * a.s * (int)sizeof(T);
-    const int c0 = rs_slot_co(r0, a.R, a.xg), c8 = rs_slot_co(r0 + 8, a.R, a.xg); /* the rows in slots r0, r0 + 8 */
     const int es_ = (int)sizeof(T), st4 = 4 * a.s * es_; /* bytes from column k to k + 4 (fp32) */
     const int h1 = a.s * es_, h8 = 8 * a.s * es_;       /* 16-bit: from column 2t to 2t + 1, 2t + 8 */
-    const int64_t grow0 = (int64_t)co0 + c0; /* grad_y row of the thread's first A row, less n * cout */
+    /* grad_y row of the thread's first A row (slot r0), less n * cout; slot r0 + 8 holds row + 8*xg (a warp's 16
+     * slots lie in one residue group) */
+    const int64_t grow0 = (int64_t)co0 + rs_slot_co(r0, a.R, a.xg);
     float acc[NK][BN / 2];
 #pragma unroll
     for (int j = 0; j < NK; ++j)
@@ -189,7 +190,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (by_bulk(l0)) {
             const int64_t e = ((n * a.cout + grow0) * a.L_out + (int64_t)l0 * a.s + e_off) * (int64_t)sizeof(T);
             o1 = (uint32_t)((a.gy_addr + e) & 15);
-            o2 = (uint32_t)((a.gy_addr + e + (int64_t)(c8 - c0) * a.L_out * (int64_t)sizeof(T)) & 15);
+            o2 = (uint32_t)((a.gy_addr + e + 8 * (int64_t)a.xg * a.L_out * (int64_t)sizeof(T)) & 15);
         }
         for (qc += step; qc >= a.qchunks; qc -= a.qchunks) ++n;
         mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
@@ -245,6 +246,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     /* Partials: acc[j][4i + u] is row (co) 16 wq + g, column (ci) 8i + 2t + u; acc[j][4i + 2 + u] row + 8. */
     const int slot = alt ? 2 * sp + wg : sp;
+    const int cob = co0 + rs_slot_co(r0, a.R, a.xg); /* rows cob and cob + 8*xg */
 
 #pragma unroll
     for (int j = 0; j < NK; ++j) {
@@ -255,7 +257,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             const int ci = ci0 + 8 * i + 2 * t;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int co = co0 + (h ? c8 : c0);
+                const int co = cob + 8 * a.xg * h;
                 if (co >= a.cout || ci >= a.cin) continue;
                 float *dst = wsk + (int64_t)co * a.cin + ci;
                 if ((a.cin & 1) == 0) { /* ci even: 8-byte aligned */

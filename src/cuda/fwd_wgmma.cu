@@ -114,8 +114,8 @@ enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
 /* Grouped rows (WgArgs::xg): the first column of box m in the group's coordinates, relative to the window
  * start (a multiple of ve elements): the ve-aligned column at or below m*L + h, h = hal - (T-1)*dj being the
  * window's leading columns that no tap reads. */
-__host__ __device__ __forceinline__ int64_t group_col(int m, int L, int h, int ve) {
-    return ((int64_t)m * L + h) / ve * ve;
+__host__ __device__ __forceinline__ int group_col(int m, int L, int h, int ve) {
+    return (m * L + h) / ve * ve; /* m*L < INT_MAX / 2 (run_rs) */
 }
 
 /* Stage layout: [weights BR x 128 B][input BQ x 128 B]; barriers after the last stage. */
@@ -436,12 +436,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         }
                     }
                     if (XTMA) {
-                        const int gr = kBK / a.xg, h = a.hal - (a.T - 1) * a.dj; /* rows per box */
+                        /* xg boxes of gr rows each (grouped rows; never in BI mode, whose input is staged otherwise) */
+                        const int xg = BI ? 1 : a.xg, gr = kBK / xg, h = a.hal - (a.T - 1) * a.dj;
 #pragma unroll
                         for (int b = 0; b < NBOX; ++b)
-                            for (int m = 0; m < a.xg; ++m)
+                            for (int m = 0; m < xg; ++m)
                                 tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
-                                            q0 + 128 * b - a.hal + (int)group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
+                                            q0 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
@@ -543,7 +544,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {
         const int m = kk * KSTEP * a.xg / kBK, h = a.hal - (a.T - 1) * a.dj;
-        kofs[kk] = kk * KSTEP * rowb + (m ? (int)((int64_t)m * a.L - group_col(m, a.L, h, 16 / (int)sizeof(T))) * (int)sizeof(T) : 0);
+        kofs[kk] = kk * KSTEP * rowb + (!BI && m ? (m * a.L - group_col(m, a.L, h, 16 / (int)sizeof(T))) * (int)sizeof(T) : 0);
     }
 
     /* TF32 operands: rounded to nearest (ties away, as cvt.rna) by adding half a TF32 ulp; the MMA
@@ -1548,7 +1549,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     /* Window columns a box row must hold: 128 + hal; grouped boxes sit up to VE - 1 columns off that. */
     int64_t need = 128 + a.hal;
     for (int m = 1; m < a.xg; ++m)
-        need = std::max(need, 128 + a.hal + (int64_t)m * L - group_col(m, L, a.hal - (int)spread, VE));
+        need = std::max(need, (int64_t)128 + a.hal + m * L - group_col(m, L, a.hal - (int)spread, VE));
     const int rmod = es == 4 ? 32 : 64; /* row pitch 8 (mod rmod) elements: conflict-free A loads */
     a.win = (int)((need - 8 + rmod - 1) / rmod * rmod + 8); /* the least such pitch >= need */
     if (a.win > 256) return CONVT1D_ERROR_NOT_SUPPORTED;
