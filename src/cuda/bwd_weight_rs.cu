@@ -50,14 +50,15 @@ struct RsBwArgs {
      * rows co, co + 1 differ by L_out*es (mod 16), so rows of one warp's A fragments (8 consecutive rows)
      * sat at two or four offsets: 2-way bank conflicts on every A load. Row co of the block goes to stage
      * slot (co % xg) * R/xg + co / xg (xg = 16 / gcd(L_out*es, 16)), so a warp's 16 slots hold rows of one
-     * residue: one offset per warp. Its accumulator rows are then those rows (rs_row_co). */
-    int xg;
+     * residue: one offset per warp. Its accumulator rows are then those rows (rs_slot_co). xg and R are
+     * powers of two: xgl = log2(xg), gl = log2(R/xg) (shifts, not divisions, in the producer's loop). */
+    int xg, xgl, gl;
     int bar_off;
 };
 
 /* Stage slot of the block's grad_y row co, and the row in slot r (RsBwArgs::xg). */
-__device__ __forceinline__ int rs_co_slot(int co, int R, int xg) { return (co % xg) * (R / xg) + co / xg; }
-__device__ __forceinline__ int rs_slot_co(int r, int R, int xg) { return xg * (r % (R / xg)) + r / (R / xg); }
+__device__ __forceinline__ int rs_co_slot(int co, const RsBwArgs &a) { return ((co & (a.xg - 1)) << a.gl) + (co >> a.xgl); }
+__device__ __forceinline__ int rs_slot_co(int r, const RsBwArgs &a) { return ((r & ((1 << a.gl) - 1)) << a.xgl) + (r >> a.gl); }
 
 template <int TY, int BN, int NK>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -110,6 +111,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (ptid == 0) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
         const T *gy = static_cast<const T *>(a.gy);
         const int rows = min(a.R, a.cout - co0);
+        const int myslot = rs_co_slot(ptid, a); /* the stage slot of this thread's bulk-copied row */
         for (int it = 0; it < iters; ++it) {
             const int s = it % a.stages;
             if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
@@ -136,7 +138,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                 asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
                 if (bytes)
                     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     st + a.cps * a.xb + rs_co_slot(ptid, a.R, a.xg) * a.pw * 4),
+                                     st + a.cps * a.xb + myslot * a.pw * 4),
                                  "l"(src), "r"(bytes), "r"(bar)
                                  : "memory");
                 continue;
@@ -144,7 +146,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             const int64_t e0 = (int64_t)l0 * a.s + e_off - gsh;
             for (int r = pwarp; r < rows; r += 4) {
                 const T *grow = g0 + (int64_t)r * a.L_out;
-                const uint32_t drow = st + a.cps * a.xb + rs_co_slot(r, a.R, a.xg) * a.pw * 4;
+                const uint32_t drow = st + a.cps * a.xb + rs_co_slot(r, a) * a.pw * 4;
                 for (int wd = lane; wd < a.ww; wd += 32) {
                     const int64_t e = e0 + wd * EW;
                     const bool ok = e >= 0 && e < a.L_out;
@@ -171,7 +173,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int h1 = a.s * es_, h8 = 8 * a.s * es_;       /* 16-bit: from column 2t to 2t + 1, 2t + 8 */
     /* grad_y row of the thread's first A row (slot r0), less n * cout; slot r0 + 8 holds row + 8*xg (a warp's 16
      * slots lie in one residue group) */
-    const int64_t grow0 = (int64_t)co0 + rs_slot_co(r0, a.R, a.xg);
+    const int64_t grow0 = (int64_t)co0 + rs_slot_co(r0, a);
     float acc[NK][BN / 2];
 #pragma unroll
     for (int j = 0; j < NK; ++j)
@@ -246,7 +248,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     /* Partials: acc[j][4i + u] is row (co) 16 wq + g, column (ci) 8i + 2t + u; acc[j][4i + 2 + u] row + 8. */
     const int slot = alt ? 2 * sp + wg : sp;
-    const int cob = co0 + rs_slot_co(r0, a.R, a.xg); /* rows cob and cob + 8*xg */
+    const int cob = co0 + rs_slot_co(r0, a); /* rows cob and cob + 8*xg */
 
 #pragma unroll
     for (int j = 0; j < NK; ++j) {
@@ -319,6 +321,8 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
         const char *pv = getenv("CONVT1D_WGMMA_BW_RS_PERM");
         const int rb = (int)(((int64_t)a.L_out * es) % 16), xg = rb ? 16 / convt1d_gcd(rb, 16) : 1;
         a.xg = (pv && pv[0] == '0') || (a.R / xg) % 16 != 0 ? 1 : xg;
+        a.xgl = a.xg == 8 ? 3 : a.xg == 4 ? 2 : a.xg == 2 ? 1 : 0;
+        a.gl = (a.R == 128 ? 7 : 6) - a.xgl;
     }
     a.xb = BN * kRow;
     /* Chunks per stage: the most (up to 3, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
