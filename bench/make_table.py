@@ -1,6 +1,7 @@
 """Markdown tables from benchmark JSON files (python -m convt1d.bench --out ...).
 
     python bench/make_table.py bench/results/h100_fwd.json [more.json ...]
+    python bench/make_table.py --modes fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd bench/results/h100_fwd_bwd.json
 
 One row per shape, one column group per mode: convt1d ms, cuDNN ms, speedup; plus the run's header.
 """
@@ -8,11 +9,11 @@ import json
 import sys
 
 
-def table(path):
+def table(path, only=None):
     data = json.load(open(path))
     h = data.get("header", {})
     recs = [r for r in data.get("records", []) if "speedup" in r]
-    modes = list(dict.fromkeys(r["mode"] for r in recs))
+    modes = [m for m in dict.fromkeys(r["mode"] for r in recs) if not only or m in only]
     names = list(dict.fromkeys(r["name"] for r in recs))
     by = {(r["name"], r["mode"]): r for r in recs}
     out = [f"`{path}`: {h.get('gpu', '?')}, torch {h.get('torch', '?')}, cuDNN {h.get('cudnn', '?')}, "
@@ -37,4 +38,8 @@ def table(path):
 
 
 if __name__ == "__main__":
-    print("\n\n".join(table(p) for p in sys.argv[1:]))
+    args = sys.argv[1:]
+    only = None
+    if args and args[0] == "--modes":  # only these columns (the README's forward+backward table)
+        only, args = args[1].split(","), args[2:]
+    print("\n\n".join(table(p, only) for p in args))
