@@ -306,9 +306,10 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * just an address offset (any integer) and the input is staged as it lies in x: per channel chunk, TMA
  * boxes of [kBK channels][win positions] (no swizzle), one per 128 block positions. Row pitch win is 8
  * (mod 32) words (fp32) or 16 (mod 128) bytes (16-bit): the A fragment loads (lanes: 8 positions x 4
- * channel rows) hit 32 distinct banks. Where TMA cannot address x's rows (a row pitch that is not a
- * 16-byte multiple: the stride-1 grad_input reads grad_y, 65538 values per row on KernelBench 64) each
- * producer thread sends one box row by a bulk copy of its 16-byte-aligned span (XS_BULK). The rows then
+ * channel rows) hit 32 distinct banks. Where TMA cannot address x's rows one by one (a row pitch that is
+ * not a 16-byte multiple: the stride-1 grad_input reads grad_y, 65538 values per row on KernelBench 64)
+ * and every stored output reads inside its row, TMA reads groups of 2 or 4 rows (WgArgs::xg, Session 18).
+ * Elsewhere each producer thread sends one box row by a bulk copy of its 16-byte-aligned span (XS_BULK). The rows then
  * sit at their address mod 16 in the stage; with a row pitch P = L*es (mod 16) that offset is the same
  * for every row of a box (row r's offset is c0 + r*L*es mod 16), so the consumers add one per-chunk
  * constant c0 and read the layout as before (rows P apart; P cannot keep all 32 banks distinct then: up
