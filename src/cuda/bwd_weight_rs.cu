@@ -22,6 +22,9 @@
  * own workspace slot and a second kernel sums the slots in order: bitwise deterministic, no atomics. */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <type_traits>
 
 #include "kernels.cuh"
 #include "wgmma_common.cuh"
@@ -53,6 +56,11 @@ struct RsBwArgs {
      * residue: one offset per warp. Its accumulator rows are then those rows (rs_slot_co). xg and R are
      * powers of two: xgl = log2(xg), gl = log2(R/xg) (shifts, not divisions, in the producer's loop). */
     int xg, xgl, gl;
+    /* Interior chunks' grad_y windows by TMA instead of one bulk copy per row (CONVT1D_WGMMA_BW_RS_TMA=1; Session
+     * 18): a map over groups of xg rows (their pitch a 16-byte multiple), one box of R/xg rows per residue
+     * group, started at the 16-byte column at or below the window (the rows land at their address mod 16,
+     * as the bulk copies put them: the consumers are unchanged); box width = the row pitch pw. */
+    int gtma;
     int bar_off;
 };
 
@@ -62,7 +70,7 @@ __device__ __forceinline__ int rs_slot_co(int r, const RsBwArgs &a) { return ((r
 
 template <int TY, int BN, int NK>
 __global__ void __launch_bounds__(kThreads, 1)
-    bwd_weight_rs_kernel(const __grid_constant__ CUtensorMap tmx, RsBwArgs a) {
+    bwd_weight_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmg, RsBwArgs a) {
 #if CONVT1D_WG_DEVICE
     typedef wg_type<TY> E;
     typedef typename E::T T;
@@ -109,55 +117,81 @@ __global__ void __launch_bounds__(kThreads, 1)
          * cp.async, warp pw taking rows pw, pw + 4, ...; zero outside the row or past C_out). */
         const int ptid = tid - 256, pwarp = ptid >> 5;
         if (ptid == 0) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+        if (ptid == 0 && a.gtma) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmg) : "memory");
         const T *gy = static_cast<const T *>(a.gy);
         const int rows = min(a.R, a.cout - co0);
         const int myslot = rs_co_slot(ptid, a); /* the stage slot of this thread's bulk-copied row */
-        for (int it = 0; it < iters; ++it) {
-            const int s = it % a.stages;
-            if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
-            const int64_t f = f0 + it;
-            const int n = (int)(f / a.qchunks), l0 = (int)(f - (int64_t)n * a.qchunks) * kBK * a.cps;
-            const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
-            if (ptid == 0) {
-                mbar_expect_tx(bar, (uint32_t)a.xb * a.cps);
-                for (int c = 0; c < a.cps; ++c) tma_load_3d(st + c * a.xb, &tmx, bar, l0 + c * kBK, ci0, n);
-            }
-            const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
-            if (by_bulk(l0)) {
-                /* Thread r: row r's span [window start rounded down to 16 bytes, its end rounded up). */
-                uint32_t bytes = 0;
-                const char *src = nullptr;
-                if (ptid < rows) {
-                    const char *w0 = reinterpret_cast<const char *>(g0 + (int64_t)ptid * a.L_out + (int64_t)l0 * a.s + e_off);
-                    const int dl = (int)((uintptr_t)w0 & 15);
-                    src = w0 - dl;
-                    bytes = (uint32_t)((dl + a.win * (int)sizeof(T) + 15) & ~15);
+        /* Two instantiations of the stage loop (grad_y windows by TMA boxes or by bulk copies), so that the
+         * bulk-copy loop keeps its registers (the producer runs at 56): one loop holding both spilled in TF32. */
+        auto produce = [&](auto tma_const) {
+            constexpr bool TMAG = decltype(tma_const)::value;
+            for (int it = 0; it < iters; ++it) {
+                const int s = it % a.stages;
+                if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                const int64_t f = f0 + it;
+                const int n = (int)(f / a.qchunks), l0 = (int)(f - (int64_t)n * a.qchunks) * kBK * a.cps;
+                const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
+                if (ptid == 0) {
+                    mbar_expect_tx(bar, (uint32_t)a.xb * a.cps);
+                    for (int c = 0; c < a.cps; ++c) tma_load_3d(st + c * a.xb, &tmx, bar, l0 + c * kBK, ci0, n);
                 }
-                /* Each thread its own expect_tx + arrival: one per warp (a shuffle sum, then a 32-count
-                 * arrival) measured 8-13% slower (run 64). */
-                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-                if (bytes)
-                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     st + a.cps * a.xb + myslot * a.pw * 4),
-                                 "l"(src), "r"(bytes), "r"(bar)
-                                 : "memory");
-                continue;
-            }
-            const int64_t e0 = (int64_t)l0 * a.s + e_off - gsh;
-            for (int r = pwarp; r < rows; r += 4) {
-                const T *grow = g0 + (int64_t)r * a.L_out;
-                const uint32_t drow = st + a.cps * a.xb + rs_co_slot(r, a) * a.pw * 4;
-                for (int wd = lane; wd < a.ww; wd += 32) {
-                    const int64_t e = e0 + wd * EW;
-                    const bool ok = e >= 0 && e < a.L_out;
-                    const T *src = ok ? grow + e : gy;
-                    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(drow + wd * 4), "l"(src),
-                                 "r"(ok ? 4 : 0)
-                                 : "memory");
+                const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
+                if (TMAG && by_bulk(l0)) {
+                    /* One box per residue group m (rows co0 + m + xg*j), its expect_tx thread 0's arrival; the
+                     * others arrive plainly (the barrier counts one arrival per producer thread). */
+                    if (ptid == 0) {
+                        const uint32_t gb = (uint32_t)((a.R >> a.xgl) * a.pw * 4);
+                        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(gb * a.xg) : "memory");
+                        /* group m's window starts m*L_out + l0*s + e_off (> 0); its box at the 16-byte column below */
+                        int e = l0 * a.s + e_off;
+                        uint32_t dst = st + a.cps * a.xb;
+                        for (int m = 0; m < a.xg; ++m, e += a.L_out, dst += gb)
+                            tma_load_3d(dst, &tmg, bar, e & -(16 / (int)sizeof(T)), co0 >> a.xgl, n);
+                    } else {
+                        mbar_arrive(bar);
+                    }
+                    continue;
                 }
+                if (by_bulk(l0)) {
+                    /* Thread r: row r's span [window start rounded down to 16 bytes, its end rounded up). */
+                    uint32_t bytes = 0;
+                    const char *src = nullptr;
+                    if (ptid < rows) {
+                        const char *w0 = reinterpret_cast<const char *>(g0 + (int64_t)ptid * a.L_out + (int64_t)l0 * a.s + e_off);
+                        const int dl = (int)((uintptr_t)w0 & 15);
+                        src = w0 - dl;
+                        bytes = (uint32_t)((dl + a.win * (int)sizeof(T) + 15) & ~15);
+                    }
+                    /* Each thread its own expect_tx + arrival: one per warp (a shuffle sum, then a 32-count
+                     * arrival) measured 8-13% slower (run 64). */
+                    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+                    if (bytes)
+                        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                                         st + a.cps * a.xb + myslot * a.pw * 4),
+                                     "l"(src), "r"(bytes), "r"(bar)
+                                     : "memory");
+                    continue;
+                }
+                const int64_t e0 = (int64_t)l0 * a.s + e_off - gsh;
+                for (int r = pwarp; r < rows; r += 4) {
+                    const T *grow = g0 + (int64_t)r * a.L_out;
+                    const uint32_t drow = st + a.cps * a.xb + rs_co_slot(r, a) * a.pw * 4;
+                    for (int wd = lane; wd < a.ww; wd += 32) {
+                        const int64_t e = e0 + wd * EW;
+                        const bool ok = e >= 0 && e < a.L_out;
+                        const T *src = ok ? grow + e : gy;
+                        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(drow + wd * 4), "l"(src),
+                                     "r"(ok ? 4 : 0)
+                                     : "memory");
+                    }
+                }
+                asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
             }
-            asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
-        }
+        };
+        if (a.gtma)
+            produce(std::true_type());
+        else
+            produce(std::false_type());
         return;
     }
     asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
@@ -339,17 +373,42 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const char *cv = getenv("CONVT1D_WGMMA_BW_RS_CPS"), *sv = getenv("CONVT1D_WGMMA_BW_RS_STAGES2");
     const int cps_max = cv && cv[0] >= '1' && cv[0] <= '4' ? cv[0] - '0' : 3;
     const int min_stages = a.R == 64 ? 4 : sv && sv[0] == '1' ? 2 : 3;
-    for (a.cps = cps_max; a.cps >= 1; --a.cps) {
-        a.win = a.s * (kBK * a.cps - 1) + 1 + halo;
-        a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
-        const int span_words = (15 + a.win * es + 15) / 16 * 4;      /* the longest bulk span */
-        const int need = a.ww > span_words ? a.ww : span_words;
-        a.pw = (need + 27) / 32 * 32 + 4; /* the least >= need that is 4 (mod 32): conflict-free fragment loads */
-        a.sb = (a.cps * a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
-        a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
-        if (a.stages > 8) a.stages = 8;
-        if (a.R == 64) a.stages &= ~1;
-        if (a.stages >= min_stages) break;
+    /* TMA boxes for the interior chunks (RsBwArgs::gtma): grad_y 16-byte aligned, C_out whole groups of xg rows
+     * (so every group starts 16-byte aligned), group coordinates in int; box width (the row pitch) checked below.
+     * The largest offset a window start takes in its 16 bytes, over the residue groups and tap groups. */
+    const char *tv = getenv("CONVT1D_WGMMA_BW_RS_TMA");
+    a.gtma = tv && tv[0] == '1' && ((uintptr_t)gy & 15) == 0 && cout % a.xg == 0 &&
+             ((int64_t)a.xg * a.L_out * es) % 16 == 0 && (int64_t)a.xg * a.L_out < INT_MAX / 2;
+    int maxres = 0;
+    for (int m = 0; m < a.xg; ++m)
+        for (int kg = 0; kg < a.tgroups; ++kg) {
+            const int64_t e = (int64_t)m * a.L_out + (int64_t)kg * NK * d - a.p;
+            const int r = (int)(((e * es) % 16 + 16) % 16);
+            maxres = r > maxres ? r : maxres;
+        }
+    auto plan = [&]() {
+        for (a.cps = cps_max; a.cps >= 1; --a.cps) {
+            a.win = a.s * (kBK * a.cps - 1) + 1 + halo;
+            a.ww = ((es == 2 ? 1 : 0) + a.win + 4 / es - 1) / (4 / es); /* cp.async words, with the 16-bit parity slack */
+            const int span_words = a.gtma ? (maxres + a.win * es + 3) / 4   /* a TMA box from the aligned start */
+                                          : (15 + a.win * es + 15) / 16 * 4; /* the longest bulk span */
+            const int need = a.ww > span_words ? a.ww : span_words;
+            a.pw = (need + 27) / 32 * 32 + 4; /* the least >= need that is 4 (mod 32): conflict-free fragment loads */
+            a.sb = (a.cps * a.xb + a.R * a.pw * 4 + 1023) / 1024 * 1024;
+            a.stages = (kWgMaxSmem - 1024 - 256) / a.sb;
+            if (a.stages > 8) a.stages = 8;
+            if (a.R == 64) a.stages &= ~1;
+            if (a.stages >= min_stages) break;
+        }
+    };
+    plan();
+    CUtensorMap tmg;
+    memset(&tmg, 0, sizeof(tmg)); /* unused (never read) without gtma */
+    if (a.gtma && a.cps >= 1 &&
+        (a.pw * 4 / es > 256 || !make_map(&tmg, gy, es, (uint64_t)a.xg * a.L_out, (uint64_t)(cout / a.xg), (uint64_t)N,
+                                          (uint32_t)(a.pw * 4 / es), (uint32_t)(a.R / a.xg), 1, 0, false))) {
+        a.gtma = 0; /* a box wider than TMA takes (256 elements), or no map: the bulk copies, planned for them */
+        plan();
     }
     if (a.cps < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.qchunks = (L + kBK * a.cps - 1) / (kBK * a.cps);
@@ -371,7 +430,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
         return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma stride-1 backward-weight: scratch: %s", cudaGetErrorString(e));
     a.ws = static_cast<float *>(scratch);
     e = launch_big_smem<bwd_weight_rs_kernel<TY, BN, NK>>(dim3((unsigned)tiles, (unsigned)a.splits), kThreads, smem,
-                                                           stream, tmx, a);
+                                                           stream, tmx, tmg, a);
     if (e == cudaSuccess) {
         const int64_t total = (int64_t)cin * cout * K;
         const int blocks = (int)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
