@@ -9,9 +9,10 @@
  * staged window of grad_y, [co][l0*s - p + k0*d, + s * the stage's positions + halo), serves every tap of the
  * block and nothing is copied in global memory (the strided kernel, bwd_weight_wgmma.cu, writes shifted
  * copies of x: at stride 1 they would triple KernelBench 64's traffic). grad_y rows need not be 16-byte
- * aligned (KernelBench 64: L_out = 65538): each producer thread sends one row's window as a bulk copy of
- * the 16-byte-aligned span around it, and the consumers read the window at that row's offset in the span
- * (0..15 bytes). 4-byte cp.async, which first staged every chunk, moved ~0.45 words per clock per SM
+ * aligned (KernelBench 64: L_out = 65538): the rows of one 16-byte residue come by one TMA box over a map
+ * of row groups whose pitch is a 16-byte multiple (RsBwArgs::gtma, Session 18; before, each producer thread
+ * sent one row's window as a bulk copy of the 16-byte-aligned span around it), and the consumers read the
+ * window at that row's offset (0..15 bytes). 4-byte cp.async, which first staged every chunk, moved ~0.45 words per clock per SM
  * (run 62: KernelBench 64 TF32 11 ms); it remains for the chunks at a row's ends, where it zero-fills
  * what lies outside the row.
  *
@@ -56,10 +57,12 @@ struct RsBwArgs {
      * residue: one offset per warp. Its accumulator rows are then those rows (rs_slot_co). xg and R are
      * powers of two: xgl = log2(xg), gl = log2(R/xg) (shifts, not divisions, in the producer's loop). */
     int xg, xgl, gl;
-    /* Interior chunks' grad_y windows by TMA instead of one bulk copy per row (CONVT1D_WGMMA_BW_RS_TMA=1; Session
-     * 18): a map over groups of xg rows (their pitch a 16-byte multiple), one box of R/xg rows per residue
-     * group, started at the 16-byte column at or below the window (the rows land at their address mod 16,
-     * as the bulk copies put them: the consumers are unchanged); box width = the row pitch pw. */
+    /* Interior chunks' grad_y windows by TMA instead of one bulk copy per row (Session 18; CONVT1D_WGMMA_BW_RS_TMA=0:
+     * the bulk copies): a map over groups of xg rows (their pitch a 16-byte multiple), one box of R/xg rows per
+     * residue group, started at the 16-byte column at or below the window (the rows land at their address mod
+     * 16, as the bulk copies put them: the consumers are unchanged); box width = the row pitch pw. Run 183 (ms,
+     * TMA / bulk): KernelBench 64 TF32 1.881 / 2.276, KernelBench 74 TF32 0.584 / 0.741, hifigan_up3 TF32
+     * 0.917 / 1.698, bf16 0.541 / 0.837, hifigan_up4 bf16 0.509 / 0.823. */
     int gtma;
     int bar_off;
 };
@@ -377,7 +380,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
      * (so every group starts 16-byte aligned), group coordinates in int; box width (the row pitch) checked below.
      * The largest offset a window start takes in its 16 bytes, over the residue groups and tap groups. */
     const char *tv = getenv("CONVT1D_WGMMA_BW_RS_TMA");
-    a.gtma = tv && tv[0] == '1' && ((uintptr_t)gy & 15) == 0 && cout % a.xg == 0 &&
+    a.gtma = !(tv && tv[0] == '0') && ((uintptr_t)gy & 15) == 0 && cout % a.xg == 0 &&
              ((int64_t)a.xg * a.L_out * es) % 16 == 0 && (int64_t)a.xg * a.L_out < INT_MAX / 2;
     int maxres = 0;
     for (int m = 0; m < a.xg; ++m)

@@ -429,8 +429,9 @@ RS_BW = [c for c in SHAPES if c["stride"] <= 4] + [
 
 # noperm: grad_y rows staged in order (CONVT1D_WGMMA_BW_RS_PERM=0), not grouped by residue: kb64_like (2050: fp32
 # residues in pairs, 16-bit in fours), s1_cout_100 (rows past C_out in the block), s1_odd_grad_y (fp32 fours).
-# tma: interior chunks' grad_y windows by TMA boxes over residue groups (CONVT1D_WGMMA_BW_RS_TMA=1, Session 18).
-@pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "noperm", "tma", "heuristic"])
+# Interior chunks' grad_y windows come by TMA boxes over residue groups (Session 18); notma: by one bulk copy per
+# row, as before (CONVT1D_WGMMA_BW_RS_TMA=0).
+@pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "noperm", "notma", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", RS_BW, ids=[c["name"] for c in RS_BW])
 def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
@@ -443,14 +444,14 @@ def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_CPS", pick[3:])
     if pick == "noperm":
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_PERM", "0")
-    if pick == "tma":
-        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_TMA", "1")
+    if pick == "notma":
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_TMA", "0")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
     gw = grad_weight(c, x, w, b, gy)
     assert gw.dtype == dtype and torch.isfinite(gw).all()
     assert rel_err(gw, gw64) <= tol
-    if pick == "tma":  # fixed splits, slots summed in order: bitwise the same again
+    if pick == "forced":  # fixed splits, slots summed in order: bitwise the same again
         assert torch.equal(grad_weight(c, x, w, b, gy), gw)
 
 
