@@ -139,23 +139,23 @@ __global__ void __launch_bounds__(kThreads, 1)
                     for (int c = 0; c < a.cps; ++c) tma_load_3d(st + c * a.xb, &tmx, bar, l0 + c * kBK, ci0, n);
                 }
                 const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
-                if (TMAG && by_bulk(l0)) {
-                    /* One box per residue group m (rows co0 + m + xg*j), its expect_tx thread 0's arrival; the
-                     * others arrive plainly (the barrier counts one arrival per producer thread). */
-                    if (ptid == 0) {
-                        const uint32_t gb = (uint32_t)((a.R >> a.xgl) * a.pw * 4);
-                        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(gb * a.xg) : "memory");
-                        /* group m's window starts m*L_out + l0*s + e_off (> 0); its box at the 16-byte column below */
-                        int e = l0 * a.s + e_off;
-                        uint32_t dst = st + a.cps * a.xb;
-                        for (int m = 0; m < a.xg; ++m, e += a.L_out, dst += gb)
-                            tma_load_3d(dst, &tmg, bar, e & -(16 / (int)sizeof(T)), co0 >> a.xgl, n);
-                    } else {
-                        mbar_arrive(bar);
-                    }
-                    continue;
-                }
                 if (by_bulk(l0)) {
+                    if constexpr (TMAG) {
+                        /* One box per residue group m (rows co0 + m + xg*j), its expect_tx thread 0's arrival; the
+                         * others arrive plainly (the barrier counts one arrival per producer thread). */
+                        if (ptid == 0) {
+                            const uint32_t gb = (uint32_t)((a.R >> a.xgl) * a.pw * 4);
+                            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(gb * a.xg) : "memory");
+                            /* group m's window starts m*L_out + l0*s + e_off (> 0); its box at the 16-byte column below */
+                            int e = l0 * a.s + e_off;
+                            uint32_t dst = st + a.cps * a.xb;
+                            for (int m = 0; m < a.xg; ++m, e += a.L_out, dst += gb)
+                                tma_load_3d(dst, &tmg, bar, e & -(16 / (int)sizeof(T)), co0 >> a.xgl, n);
+                        } else {
+                            mbar_arrive(bar);
+                        }
+                        continue;
+                    }
                     /* Thread r: row r's span [window start rounded down to 16 bytes, its end rounded up). */
                     uint32_t bytes = 0;
                     const char *src = nullptr;
@@ -356,10 +356,10 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
         /* Rows by residue (RsBwArgs::xg) where a warp's 16 slots hold one residue (R/xg a multiple of 16);
          * CONVT1D_WGMMA_BW_RS_PERM=0: rows in order (A/B). */
         const char *pv = getenv("CONVT1D_WGMMA_BW_RS_PERM");
-        const int rb = (int)(((int64_t)a.L_out * es) % 16), xg = rb ? 16 / convt1d_gcd(rb, 16) : 1;
+        const int xg = tma_row_group((int64_t)a.L_out * es);
         a.xg = (pv && pv[0] == '0') || (a.R / xg) % 16 != 0 ? 1 : xg;
-        a.xgl = a.xg == 8 ? 3 : a.xg == 4 ? 2 : a.xg == 2 ? 1 : 0;
-        a.gl = (a.R == 128 ? 7 : 6) - a.xgl;
+        a.xgl = __builtin_ctz(a.xg);
+        a.gl = __builtin_ctz(a.R / a.xg);
     }
     a.xb = BN * kRow;
     /* Chunks per stage: the most (up to 3, or CONVT1D_WGMMA_BW_RS_CPS = 1..4 for A/B runs) that leave 3
@@ -408,8 +408,8 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     CUtensorMap tmg;
     memset(&tmg, 0, sizeof(tmg)); /* unused (never read) without gtma */
     if (a.gtma && a.cps >= 1 &&
-        (a.pw * 4 / es > 256 || !make_map(&tmg, gy, es, (uint64_t)a.xg * a.L_out, (uint64_t)(cout / a.xg), (uint64_t)N,
-                                          (uint32_t)(a.pw * 4 / es), (uint32_t)(a.R / a.xg), 1, 0, false))) {
+        (a.pw * 4 / es > 256 ||
+         !make_group_map(&tmg, gy, es, a.L_out, cout, N, a.xg, (uint32_t)(a.pw * 4 / es), (uint32_t)(a.R / a.xg)))) {
         a.gtma = 0; /* a box wider than TMA takes (256 elements), or no map: the bulk copies, planned for them */
         plan();
     }

@@ -1513,8 +1513,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.xg = 1;
     {
         const char *gv = getenv("CONVT1D_WGMMA_RS_GROUPS");
-        const int rb = (int)(((int64_t)L * es) % 16);
-        const int xg = rb ? 16 / convt1d_gcd(rb, 16) : 1;
+        const int xg = tma_row_group((int64_t)L * es);
         const bool inside = a.ps == 1 && a.p - (int64_t)(a.T - 1) * a.dj >= 0 && (int64_t)a.L_out - 1 + a.p <= L - 1;
         /* xg <= 4: a k-step's channel rows (8 fp32, 16 16-bit) stay in one box of kBK/xg rows. */
         if (x16 && !tma_ok && cpe != '1' && bke != '1' && !(gv && gv[0] == '0') && inside && xg <= 4 &&
@@ -1574,8 +1573,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
                                     return a.xstage != XS_TMA ||
-                                           make_map(&tmx, x, es, (uint64_t)a.xg * L, (uint64_t)(cin / a.xg), (uint64_t)a.N,
-                                                    (uint32_t)a.win, (uint32_t)(kBK / a.xg), 1, 0, false);
+                                           make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg));
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
                                     return pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);

@@ -386,6 +386,20 @@ bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1
               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+/* Rows whose pitch (row_bytes) is not a 16-byte multiple cannot be TMA rows one by one; xg consecutive rows
+ * can, xg = 16 / (the largest power of two dividing row_bytes mod 16), 1 where the pitch already is one.
+ * The group map (Session 18) treats the xg rows of a group as one row of xg*L elements: rows rows/xg of them
+ * per sample (rows a multiple of xg), N samples; box b_cols x b_rows, no swizzle; the rows of a box are rows
+ * m + xg*j of the data for the box that starts m*L columns in (at a 16-byte column: a box must). */
+inline int tma_row_group(int64_t row_bytes) {
+    const int rb = (int)(row_bytes % 16);
+    return rb ? 16 / (rb & -rb) : 1;
+}
+bool make_group_map(CUtensorMap *m, const void *base, int es, int64_t L, int64_t rows, int64_t N, int xg,
+                    uint32_t b_cols, uint32_t b_rows) {
+    return make_map(m, base, es, (uint64_t)(xg * L), (uint64_t)(rows / xg), (uint64_t)N, b_cols, b_rows, 1, 0, false);
+}
+
 /* Whether this library was built with sm_90a code for Kern (the wgmma kernels exist only there; elsewhere
  * the host must not launch them). Asked once per kernel and process. */
 template <auto Kern> bool sm90a_built() {
