@@ -66,6 +66,11 @@ struct WgArgs {
     int stages;
     int yvec;    /* y 16-byte aligned: full chunks use 16-byte stores */
     int nb;      /* WG_TF32X3: the small halves sit nb batches (input) / T taps (weights) after the big */
+    /* SS kernel's split reduction (grad_input with too few tiles for the GPU): blockIdx.z = kz*kn + n, split kz
+     * takes chunks [kz*kcps, kz*kcps + kcps) and writes fp32 partial sums at y + kz*kstride (same layout as the
+     * output; kstride a multiple of 4); ksplit_reduce_kernel adds the ks partials in order. ks = 1: kcps = nchunk. */
+    int ks, kcps, kn;
+    int64_t kstride;
     /* Register-A kernel (fwd_wgmma_rs_kernel) only: */
     int win;     /* window columns per TMA box: 128 positions + hal, rounded for conflict-free A loads */
     int hal;     /* window columns before a box's first position (>= (T-1)*dj, 16-byte multiple) */
@@ -163,7 +168,7 @@ __device__ __forceinline__ void epi_stage(const float (&acc)[BR / 2], typename w
  * (8 consumer warps), lanes along it (the row's addresses computed once, no divisions in the loop). */
 template <int TY>
 __device__ __forceinline__ void epi_store(const typename wg_type<TY>::T *tile, const WgArgs &a, int bq, int q0, int n,
-                                          int warp, int lane) {
+                                          int warp, int lane, void *ybase = nullptr) {
     typedef typename wg_type<TY>::T T;
     constexpr int VE = 16 / (int)sizeof(T);
     const int W = bq * a.ps; /* output positions per channel */
@@ -171,7 +176,7 @@ __device__ __forceinline__ void epi_store(const typename wg_type<TY>::T *tile, c
     const int64_t obase = (int64_t)q0 * a.ps - a.p;
     const int co0 = blockIdx.y * a.R;
     const int chunks = W / VE + 2;
-    T *y = static_cast<T *>(a.y);
+    T *y = static_cast<T *>(ybase ? ybase : a.y);
     const int64_t o_lo = obase > 0 ? obase : 0;
     const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
     const int rows = min(a.R, a.cout - co0);
@@ -212,8 +217,9 @@ __global__ void __launch_bounds__(kThreads, MINB)
     const uint32_t full0 = sbase + a.stages * SB, empty0 = full0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q0 = a.qa + blockIdx.x * kBQ;
-    const int n = blockIdx.z;
-    const int iters = a.nchunk * a.T;
+    const int kz = blockIdx.z / a.kn, n = blockIdx.z - kz * a.kn; /* split kz (WgArgs::ks), batch row n */
+    const int c_lo = kz * a.kcps;
+    const int iters = min(a.kcps, a.nchunk - c_lo) * a.T;
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -232,7 +238,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
             for (int it = 0; it < iters; ++it) {
                 const int s = it % a.stages;
                 if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
-                const int c = it / a.T, j = it - c * a.T;
+                const int cl = it / a.T, j = it - cl * a.T, c = c_lo + cl;
                 const uint32_t st = sbase + s * SB, bar = full0 + 8 * s;
                 mbar_expect_tx(bar, SB);
                 tma_load_3d(st, &tmw, bar, c * kBK, blockIdx.y * BR, j);
@@ -288,11 +294,18 @@ __global__ void __launch_bounds__(kThreads, MINB)
 
     /* Epilogue. Every consumer is past its last MMA before the stage buffers are reused. */
     named_sync(1, 256);
-    typename wg_type<TY>::T *tile = reinterpret_cast<typename wg_type<TY>::T *>(sm);
     const int qrow = wg * 64 + (warp & 3) * 16 + (lane >> 2);
-    epi_stage<TY, BR>(acc, tile, a, kBQ, qrow, q0, n, lane);
-    named_sync(1, 256);
-    epi_store<TY>(tile, a, kBQ, q0, n, warp, lane);
+    if (sizeof(T) == 4 || a.ks == 1) {
+        T *tile = reinterpret_cast<T *>(sm);
+        epi_stage<TY, BR>(acc, tile, a, kBQ, qrow, q0, n, lane);
+        named_sync(1, 256);
+        epi_store<TY>(tile, a, kBQ, q0, n, warp, lane, static_cast<T *>(a.y) + kz * a.kstride);
+    } else { /* 16-bit partial sums stay fp32 (no bias: grad_input) */
+        float *tile = reinterpret_cast<float *>(sm);
+        epi_stage<WG_TF32, BR>(acc, tile, a, kBQ, qrow, q0, n, lane);
+        named_sync(1, 256);
+        epi_store<WG_TF32>(tile, a, kBQ, q0, n, warp, lane, static_cast<float *>(a.y) + kz * a.kstride);
+    }
 #else
     __trap(); /* not built for sm_90a: the host never launches it (wgmma_built) */
 #endif
@@ -1162,6 +1175,23 @@ cudaError_t launch_pack_bwd(const typename wg_type<TY>::T *w, typename wg_type<T
     return cudaGetLastError();
 }
 
+/* The SS kernel's split reduction (WgArgs::ks): y[i] = sum over kz = 0 .. ks-1, in that order, of part[kz*stride + i]
+ * (fp32 partial sums; stride a multiple of 4, part 16-byte aligned): one rounding to T, the same bits every run. */
+template <int TY>
+__global__ void __launch_bounds__(256) ksplit_reduce_kernel(const float *part, typename wg_type<TY>::T *y, int64_t n,
+                                                            int64_t stride, int ks) {
+    typedef wg_type<TY> E;
+    for (int64_t i = 4 * ((int64_t)blockIdx.x * blockDim.x + threadIdx.x); i < n; i += 4 * (int64_t)gridDim.x * blockDim.x) {
+        float4 acc = *reinterpret_cast<const float4 *>(part + i);
+        for (int kz = 1; kz < ks; ++kz) {
+            const float4 v = *reinterpret_cast<const float4 *>(part + kz * stride + i);
+            acc.x += v.x, acc.y += v.y, acc.z += v.z, acc.w += v.w;
+        }
+        const float r[4] = {acc.x, acc.y, acc.z, acc.w};
+        for (int e = 0; e < 4 && i + e < n; ++e) y[i + e] = E::from_f(r[e]);
+    }
+}
+
 /* ------------------------------------------------------------------ host side */
 
 template <int TY, int BR, int MINB>
@@ -1239,6 +1269,27 @@ struct BwdInput {
     int s, p, cout, L_out, Lg;
 };
 
+/* The SS kernel's split reduction (WgArgs::ks) where the tiles would fill at most half the SMs (batch-1
+ * grad_input, single_utterance_x8: 28 tiles of a 4096-long reduction, 74 us on an H100 in run 187 against cuDNN's
+ * 27): as many splits as fill every block slot (SMs x minb) once, at most 16, each at least 4 chunks long.
+ * CONVT1D_WGMMA_KSPLIT=0: never; =k: k splits wherever the SS grad_input runs (tests, A/B). */
+void pick_ksplit(WgArgs &a, int64_t blocks, int minb) {
+    const char *v = getenv("CONVT1D_WGMMA_KSPLIT");
+    const int64_t sm = convt1d_sm_count();
+    int64_t ks = 1;
+    if (v && v[0]) {
+        ks = atoi(v);
+    } else if (blocks * 2 <= sm) {
+        ks = sm * minb / blocks;
+        if (ks > 16) ks = 16;
+        if (ks > a.nchunk / 4) ks = a.nchunk / 4;
+    }
+    if (ks > a.nchunk) ks = a.nchunk;
+    if (ks < 2) return;
+    a.kcps = (int)((a.nchunk + ks - 1) / ks);
+    a.ks = (a.nchunk + a.kcps - 1) / a.kcps; /* no empty split */
+}
+
 /* Pack, then per batch chunk: transpose, kernel. Scratch from cudaMallocAsync on the stream.
  * bi: grad_input mode (x is grad_y, w the layer's weight): the planes-transpose and the gather pack. */
 template <int TY>
@@ -1264,11 +1315,6 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     a.stages = ((minb == 2 ? 113 * 1024 : kMaxSmem) - 1024 - 128) / SB;
     if (a.stages > 8) a.stages = 8;
     if (a.stages < 2) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int epi = a.R * (kBQ * a.ps + kRowPad) * es; /* the epilogue's staged tile reuses the stages */
-    int smem = a.stages * SB + a.stages * 16;
-    if (epi > smem) smem = epi;
-    smem += 1024;
-    if (smem > (minb == 2 ? 113 * 1024 : kMaxSmem)) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     /* Batch chunks of equal size within the budget (a short last chunk would run a sliver of the grid). */
     const size_t per_n = (size_t)L * cin_pad * es;
@@ -1277,14 +1323,32 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     const int nb = (int)((N + chunks - 1) / chunks);
     a.nb = nb;
     if ((int64_t)nb * halves > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* The split reduction: grad_input only (no bias to add once), and the partial sums within 256 MB. */
+    a.ks = 1;
+    a.kcps = a.nchunk;
+    a.kstride = ((int64_t)nb * a.cout * a.L_out + 3) / 4 * 4;
+    if (bi) pick_ksplit(a, q_tiles * r_tiles * nb, minb);
+    if (a.ks > 1 && ((size_t)a.ks * a.kstride * 4 > ((size_t)256 << 20) || (int64_t)nb * a.ks > 65535)) {
+        a.ks = 1;
+        a.kcps = a.nchunk;
+    }
+    /* The epilogue's staged tile reuses the stages (fp32 partial sums when split). */
+    const int epi = a.R * (kBQ * a.ps + kRowPad) * (a.ks > 1 ? 4 : es);
+    int smem = a.stages * SB + a.stages * 16;
+    if (epi > smem) smem = epi;
+    smem += 1024;
+    if (smem > (minb == 2 ? 113 * 1024 : kMaxSmem)) return CONVT1D_ERROR_NOT_SUPPORTED;
+
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad, xt_elems = (int64_t)nb * L * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
-    const size_t xt_bytes = (size_t)xt_elems * es * halves;
+    const size_t xt_bytes = ((size_t)xt_elems * es * halves + 255) / 256 * 256;
+    const size_t part_bytes = a.ks > 1 ? (size_t)a.ks * a.kstride * 4 : 0;
     void *scratch = nullptr;
-    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes + xt_bytes, stream);
+    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes + xt_bytes + part_bytes, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
     T *wp = static_cast<T *>(scratch);
     T *xt = reinterpret_cast<T *>(static_cast<unsigned char *>(scratch) + wp_bytes);
+    float *part = reinterpret_cast<float *>(static_cast<unsigned char *>(scratch) + wp_bytes + xt_bytes);
     CUtensorMap tmx, tmw;
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR, 1) ||
         !make_map(&tmx, xt, es, (uint64_t)(bi ? cin : cin_pad), (uint64_t)L, (uint64_t)nb * halves, kBK, kBQ, 1,
@@ -1323,9 +1387,18 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         }
         e = cudaGetLastError();
         if (e != cudaSuccess) break;
-        a.y = y0 + (int64_t)n0 * a.cout * a.L_out;
+        T *yc = y0 + (int64_t)n0 * a.cout * a.L_out;
+        a.y = a.ks > 1 ? static_cast<void *>(part) : static_cast<void *>(yc);
         a.yvec = ((uintptr_t)a.y & 15) == 0;
-        e = launch_br<TY>(BR, minb, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)nc), smem, stream);
+        a.kn = nc;
+        e = launch_br<TY>(BR, minb, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)(nc * a.ks)), smem,
+                          stream);
+        if (e == cudaSuccess && a.ks > 1) {
+            const int64_t n_el = (int64_t)nc * a.cout * a.L_out, g = (n_el / 4 + 255) / 256;
+            ksplit_reduce_kernel<TY><<<(unsigned)(g < 8 * convt1d_sm_count() ? g : 8 * convt1d_sm_count()), 256, 0,
+                                       stream>>>(part, yc, n_el, a.kstride, a.ks);
+            e = cudaGetLastError();
+        }
     }
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;

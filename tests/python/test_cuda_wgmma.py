@@ -232,6 +232,31 @@ def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
     assert rel_err(out["gx"], gx64) <= tol
 
 
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", [shape("single_utterance_x8", 1, 512, 256, 16, 861, stride=8, padding=4),
+                               shape("s5_batch1_odd", 1, 320, 200, 10, 333, stride=5, padding=3, output_padding=2)],
+                         ids=["single_utterance_x8", "s5_batch1_odd"])
+def test_wgmma_grad_input_ksplit_taken(c, dtype, tol, tf32):
+    # Batch-1 strided grad_input has too few tiles for the GPU: as shipped, the SS kernel splits its reduction
+    # (fp32 partial sums added in a fixed order by ksplit_reduce_kernel, Session 19): right, and bitwise the same
+    # on every run.
+    torch.backends.cudnn.allow_tf32 = tf32
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    xr = x.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gx", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
+    assert any("ksplit_reduce_kernel" in n for n in names), names
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    assert rel_err(out["gx"], gx64) <= tol
+    for _ in range(3):
+        assert torch.equal(torch.autograd.grad(y, xr, gy, retain_graph=True)[0], out["gx"])
+
+
 def grouped_rows(lrow, es, channels):
     """Whether the register-A kernel reads rows of lrow elements by TMA (plain, or as groups of xg rows whose
     pitch is a 16-byte multiple: xg must divide the channels), as run_rs decides for an in-row layer."""
@@ -376,8 +401,8 @@ def test_wgmma_grad_weight_deterministic(dtype, tol, tf32, monkeypatch):
         assert torch.equal(grad_weight(c, x, w, b, gy), first)
 
 
-@pytest.mark.parametrize("pick", ["forced", "forced_general", "rs", "rs128x1", "rsnobulk", "rsdirect", "rsstaged", "rspp",
-                                  "rsnowres", "heuristic"])
+@pytest.mark.parametrize("pick", ["forced", "forced_general", "forced_ksplit3", "forced_ksplit_all", "rs", "rs128x1",
+                                  "rsnobulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", STRIDED, ids=[c["name"] for c in STRIDED])
 def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
@@ -391,6 +416,10 @@ def test_wgmma_grad_input_strided(c, dtype, tol, tf32, pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA", "1")
         if pick == "forced_general":  # planes by the general transpose where the unit transpose would take them
             monkeypatch.setenv("CONVT1D_WGMMA_PLANES_UNITS", "0")
+        elif pick == "forced_ksplit3":  # the reduction split in 3 (fp32 partial sums, then ksplit_reduce_kernel)
+            monkeypatch.setenv("CONVT1D_WGMMA_KSPLIT", "3")
+        elif pick == "forced_ksplit_all":  # one channel chunk per split
+            monkeypatch.setenv("CONVT1D_WGMMA_KSPLIT", "4096")
     elif pick.startswith("rs"):
         monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
         set_pick(pick, monkeypatch)
