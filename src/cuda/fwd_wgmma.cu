@@ -1271,16 +1271,18 @@ struct BwdInput {
 
 /* The SS kernel's split reduction (WgArgs::ks) where the tiles would fill at most half the SMs (batch-1
  * grad_input, single_utterance_x8: 28 tiles of a 4096-long reduction, 74 us on an H100 in run 187 against cuDNN's
- * 27): as many splits as fill every block slot (SMs x minb) once, at most 16, each at least 4 chunks long.
- * CONVT1D_WGMMA_KSPLIT=0: never; =k: k splits wherever the SS grad_input runs (tests, A/B). */
-void pick_ksplit(WgArgs &a, int64_t blocks, int minb) {
+ * 27): as many splits as give each SM one block, at most 16, each at least 4 chunks long. Run 188 (H100, ms,
+ * grad_input alone, splits 1 / 4 / 8 / 16): TF32 0.097 / 0.061 / 0.064 / 0.086, split TF32 0.161 / 0.085 / 0.103 /
+ * 0.142, bf16 0.057 / 0.045 / 0.050 / 0.071 (cuDNN 0.057, 0.218, 0.039): filling both block slots of an SM (8)
+ * or past them loses. CONVT1D_WGMMA_KSPLIT=0: never; =k: k splits wherever the SS grad_input runs (tests, A/B). */
+void pick_ksplit(WgArgs &a, int64_t blocks) {
     const char *v = getenv("CONVT1D_WGMMA_KSPLIT");
     const int64_t sm = convt1d_sm_count();
     int64_t ks = 1;
     if (v && v[0]) {
         ks = atoi(v);
     } else if (blocks * 2 <= sm) {
-        ks = sm * minb / blocks;
+        ks = sm / blocks;
         if (ks > 16) ks = 16;
         if (ks > a.nchunk / 4) ks = a.nchunk / 4;
     }
@@ -1327,7 +1329,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     a.ks = 1;
     a.kcps = a.nchunk;
     a.kstride = ((int64_t)nb * a.cout * a.L_out + 3) / 4 * 4;
-    if (bi) pick_ksplit(a, q_tiles * r_tiles * nb, minb);
+    if (bi) pick_ksplit(a, q_tiles * r_tiles * nb);
     if (a.ks > 1 && ((size_t)a.ks * a.kstride * 4 > ((size_t)256 << 20) || (int64_t)nb * a.ks > 65535)) {
         a.ks = 1;
         a.kcps = a.nchunk;

@@ -1,0 +1,58 @@
+"""Probe for an L2-blocked backward (design note, Session 18 lead): does grad_y stay in the 50 MB L2 between the
+grad_input and the grad_weight of one batch chunk? Times, on one shape (KernelBench 64 by default), the library's
+backward of both gradients in one call, each gradient alone, and the same two gradients taken chunk by chunk of the
+batch (c samples per chunk; grad_weight summed over chunks in fp32 from Python), in both orders. If the chunked sum
+beats the two whole-batch gradients, one pass over grad_y per chunk pays and a fused launch is worth building.
+
+    python dev/python/l2_blocked_probe.py [shape] [modes] [chunks]   (default kernelbench_64 fp32,bf16 1,2,4)
+"""
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
+import convt1d  # noqa: E402,F401
+from convt1d.bench import time_kernel  # noqa: E402
+
+name = sys.argv[1] if len(sys.argv) > 1 else "kernelbench_64"
+modes = (sys.argv[2] if len(sys.argv) > 2 else "fp32,bf16").split(",")
+chunks = [int(v) for v in (sys.argv[3] if len(sys.argv) > 3 else "1,2,4").split(",")]
+c = {p["name"]: p for p in json.load(open(os.path.join(os.path.dirname(convt1d.__file__), "problems.json")))["suite"]}[name]
+args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+bwd = torch.ops.convt1d.conv_transpose1d_backward.default
+dev = torch.device("cuda")
+for mode in modes:
+    dt = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[mode]
+    torch.backends.cudnn.allow_tf32 = mode != "fp32_strict"
+    x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=dt)
+    w = torch.randn(c["Cin"], c["Cout"] // c["groups"], c["K"], device="cuda", dtype=dt) * 0.05
+    y = torch.ops.convt1d.conv_transpose1d.default(x, w, None, *args)
+    gy = torch.randn_like(y)
+    gx = torch.empty_like(x)
+    both = lambda: bwd(gy, x, w, *args, [True, True, False])  # noqa: E731
+    gi = lambda: bwd(gy, x, w, *args, [True, False, False])  # noqa: E731
+    gw = lambda: bwd(gy, x, w, *args, [False, True, False])  # noqa: E731
+
+    def chunked(cs, wfirst):
+        def fn():
+            acc = torch.zeros(w.shape, device="cuda", dtype=torch.float32)
+            for n0 in range(0, c["N"], cs):
+                g, xs = gy[n0:n0 + cs], x[n0:n0 + cs]
+                if wfirst:
+                    acc += bwd(g, xs, w, *args, [False, True, False])[1].float()
+                    gx[n0:n0 + cs] = bwd(g, xs, w, *args, [True, False, False])[0]
+                else:
+                    gx[n0:n0 + cs] = bwd(g, xs, w, *args, [True, False, False])[0]
+                    acc += bwd(g, xs, w, *args, [False, True, False])[1].float()
+            return acc
+        return fn
+    t = {"both": time_kernel(both, dev, budget_ms=300), "grad_input": time_kernel(gi, dev, budget_ms=300),
+         "grad_weight": time_kernel(gw, dev, budget_ms=300)}
+    for cs in chunks:
+        for wf in (False, True):
+            t[f"chunk{cs}_{'w' if wf else 'i'}first"] = time_kernel(chunked(cs, wf), dev, budget_ms=300)
+    ref_w = both()[1].float()
+    err = ((chunked(chunks[0], True)() - ref_w).norm() / ref_w.norm()).item()
+    print(f"{name} {mode}: " + ", ".join(f"{k} {v:.3f}" for k, v in t.items()) + f" ms; chunked grad_w rel diff {err:.1e}")
