@@ -112,6 +112,7 @@ struct WgArgs {
     int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int q_tiles_pp; /* q tiles at that size */
+    int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -829,6 +830,35 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
             continue;
         }
+        if (!BI && !PAIRS && a.ypair) {
+            /* ps even (phase-merged strided layers): rows 2t and 2t + 1 are the adjacent outputs o, o + 1 of one
+             * channel, stored as one 8-byte (fp32) or 4-byte (16-bit) pair, every sector whole (one row per store
+             * used half of each 32-byte sector: ncu, run 190, upsample_x8 TF32 14.2 of 32 bytes). L_out, p even: o is
+             * even, so o < L_out covers o + 1. */
+#pragma unroll
+            for (int i = 0; i < BR / 8; ++i) {
+                const int ml = i * 8 + 2 * t;
+                const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
+                const int co = co0 + col;
+                if (ml >= RT || co >= a.cout) continue;
+                const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                const int o0 = ob + r;
+                T *yr = y + (((int64_t)n * a.cout + co) * a.L_out + o0);
+#pragma unroll
+                for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int d = (64 * mq + HP * h) * a.ps;
+                        if ((unsigned)(o0 + d) >= (unsigned)a.L_out) continue;
+                        const float v0 = acc[mq][4 * i + 2 * h] + bv, v1 = acc[mq][4 * i + 2 * h + 1] + bv;
+                        if constexpr (sizeof(T) == 4)
+                            *reinterpret_cast<float2 *>(yr + d) = make_float2(v0, v1);
+                        else
+                            *reinterpret_cast<uint32_t *>(yr + d) = E::pack2(v0, v1);
+                    }
+            }
+            continue;
+        }
 #pragma unroll
         for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
@@ -1523,6 +1553,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
     a.nb = 0;
     a.yvec = 0;
+    /* Output pairs (WgArgs::ypair) where every pair is aligned: ps, L_out and p even, y aligned to two elements.
+     * CONVT1D_WGMMA_RS_YPAIR=0: one element per store (A/B, tests). */
+    const char *yv = getenv("CONVT1D_WGMMA_RS_YPAIR");
+    a.ypair = !BI && a.ps % 2 == 0 && a.L_out % 2 == 0 && a.p % 2 == 0 && ((uintptr_t)a.y & (2 * es - 1)) == 0 &&
+              !(yv && yv[0] == '0');
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
     void *scratch = nullptr;

@@ -49,6 +49,7 @@ SHAPES = [
     shape("s7_cout_odd", 3, 200, 37, 14, 333, stride=7, padding=3, output_padding=2),
     shape("s1_k16_many_taps", 2, 256, 192, 16, 777, padding=5),
     shape("codec_s8_wide", 1, 1536, 768, 16, 136, stride=8, padding=4),
+    shape("s2_pad2_pairs", 2, 64, 48, 6, 1000, stride=2, padding=2),
 ]
 
 
@@ -100,6 +101,8 @@ def set_pick(pick, monkeypatch):
                 monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", "256x1")
         elif pick == "rsnopairs":  # never position pairs
             monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "0")
+        elif pick == "rsnoypair":  # phase-merged outputs one element per store (not as pairs of adjacent phases)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_YPAIR", "0")
         elif pick != "rs":
             monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     elif pick != "heuristic":
@@ -110,7 +113,7 @@ def set_pick(pick, monkeypatch):
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
                                   "rsbulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "rspairs", "rspairsstaged",
-                                  "rspairs256", "rsnopairs", "heuristic"])
+                                  "rspairs256", "rsnopairs", "rsnoypair", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
