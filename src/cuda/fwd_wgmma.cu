@@ -730,17 +730,19 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * g, acc[4i + 2 + u] at g + 8 (of the warp's 16). */
         T *y = static_cast<T *>(a.y);
         if (a.stg_off >= 0) {
-            /* Staged (ps = 1: row m is channel co0 + m, position q is output q - p): each warpgroup writes
-             * its 64*MQ positions of every row into its own staged tile, each row shifted by sh so that
-             * shared and global addresses agree mod 16; then one thread per row sends the row's aligned
-             * middle with a bulk copy (asynchronous: it drains while the next tile's MMAs run) and its
-             * unaligned ends with plain stores. The tile is rewritten only after this warpgroup's
-             * previous copies have read it (wait_group.read). Row pitch 64*MQ + 16/es elements: 4 (mod 16)
-             * words, so a warp's 4 rows x 8 positions hit distinct banks. */
+            /* Staged: each warpgroup writes its 64*MQ positions of every row into its own staged tile in output
+             * order (row = channel col = m / ps, column = position*ps + r, r = m % ps: o = q*ps + r - p), each row
+             * shifted by sh so that shared and global addresses agree mod 16; then one thread per channel sends the
+             * row's aligned middle with a bulk copy (asynchronous: it drains while the next tile's MMAs run) and
+             * its unaligned ends with plain stores. The tile is rewritten only after this warpgroup's previous
+             * copies have read it (wait_group.read). ps = 1: row pitch 64*MQ + 16/es elements, 4 (mod 16) words,
+             * so a warp's 4 rows x 8 positions hit distinct banks. ps > 1 (Session 19): whole 16-byte vectors of
+             * the phase-interleaved rows, where one element per store used a quarter to a half of each sector. */
             constexpr int VE = 16 / (int)sizeof(T);
-            const int co0 = rt * a.R, qw0 = q0 + wgp;
-            T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * BR * a.spitch;
-            const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + qw0 - a.p; /* (row 0, column 0) */
+            const int co0 = rt * a.R, qw0 = q0 + wgp, RT = a.R * a.ps;
+            const uint32_t pmag = a.ps > 1 ? 0xffffffffu / (uint32_t)a.ps + 1 : 0; /* ceil(2^32 / ps) */
+            T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * a.R * a.spitch;
+            const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * a.ps - a.p; /* (row 0, column 0) */
             const int Lm = a.L_out & (VE - 1);
             asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
             named_sync(1 + wg, 128);
@@ -748,21 +750,30 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
                 for (int u = 0; u < 2; ++u) {
-                    const int ml = i * 8 + 2 * t + u, co = co0 + ml;
-                    if (ml >= a.R || co >= a.cout) continue;
+                    const int ml = i * 8 + 2 * t + u;
+                    int col = ml, r = 0;
+                    if (a.ps > 1) {
+                        col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps */
+                        r = ml - col * a.ps;
+                    }
+                    const int co = co0 + col;
+                    if (ml >= RT || co >= a.cout) continue;
                     const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                    const uint32_t row = smem_addr(stg + ml * a.spitch + (int)((rb + (int64_t)ml * Lm) & (VE - 1)) + 16 * wq + GP * g);
+                    const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
+                                                   (16 * wq + GP * g) * a.ps + r);
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                         for (int h = 0; h < 2; ++h)
-                            st_shared(row + (64 * mq + HP * h) * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                            st_shared(row + (64 * mq + HP * h) * a.ps * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
                 }
             }
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             named_sync(1 + wg, 128);
-            const int c_lo = a.p - qw0 > 0 ? a.p - qw0 : 0;
-            const int c_hi = a.L_out + a.p - qw0 < 64 * MQ ? a.L_out + a.p - qw0 : 64 * MQ;
+            const int W = 64 * MQ * a.ps; /* output columns of the warpgroup's rows */
+            const int64_t c0 = (int64_t)qw0 * a.ps - a.p;
+            const int c_lo = c0 < 0 ? (int)-c0 : 0;
+            const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
             for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
                 const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
                 const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
@@ -1507,8 +1518,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
     const bool stg_want = ev && ev[0] ? ev[0] == 's' : (TY == WG_TF32X3 || BI);
-    const bool stg_ok = stg_want && a.ps == 1 && ((uintptr_t)a.y & 15) == 0;
-    const int spitch = 64 * MQ + 16 / es, stg_bytes = 2 * BR * spitch * es;
+    const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
+    const int spitch = 64 * MQ * a.ps + 16 / es, stg_bytes = 2 * a.R * spitch * es; /* two warpgroups' tiles */
     const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0;
     int64_t grid = 0;
