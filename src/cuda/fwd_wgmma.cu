@@ -1507,17 +1507,25 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
     /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax / kWresMax16):
      * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
-     * (CONVT1D_WGMMA_RS_EPI=direct / staged): ps = 1 and y 16-byte aligned; by default for split TF32 and
+     * (CONVT1D_WGMMA_RS_EPI=direct / staged): y 16-byte aligned; at ps = 1 by default for split TF32 and
      * the strided grad_input only (run 49, ms, staged vs direct: KernelBench 74 strict 1.06 vs 1.23,
      * codec_dec_s5 grad_input TF32 0.44 vs 0.47, upsample_x8 2.26 vs 2.38; but KernelBench 74 TF32 0.72
      * vs 0.65 and KernelBench 64 16-bit equal). Ping-pong tiles (rs_pingpong) need a stage more than a
      * tile's chunks: a warpgroup waiting for its next stage must find that stage's previous use filled
      * (an mbarrier tells only the current phase from the one before). The first layout that fits wins:
      * ping-pong before not, then both options, resident only, staged only, neither; two stages (one
-     * with allow_one_stage) at least. */
+     * with allow_one_stage) at least.
+     * Phase-merged forward rows (ps > 1, Session 19): direct stores as pairs of adjacent phases where they are
+     * aligned (ypair: ps, L_out and p even), else staged (run 193, H200, ms, staged / direct: hifigan_up4 TF32
+     * 0.845 / 1.053, bf16 0.714 / 0.743, split TF32 1.158 / 1.347, hifigan_up3 bf16 0.659 / 0.764, codec_dec_s5
+     * equal; with pairs, split TF32: upsample_x8 5.226 / 5.079, hifigan_up1 1.349 / 1.333, codec_dec_s8 3.109 /
+     * 3.073, 16-bit and TF32 equal). CONVT1D_WGMMA_RS_YPAIR=0: one element per direct store (A/B, tests). */
+    const char *yv = getenv("CONVT1D_WGMMA_RS_YPAIR");
+    a.ypair = !BI && a.ps % 2 == 0 && a.L_out % 2 == 0 && a.p % 2 == 0 && ((uintptr_t)a.y & (2 * es - 1)) == 0 &&
+              !(yv && yv[0] == '0');
     const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
-    const bool stg_want = ev && ev[0] ? ev[0] == 's' : (TY == WG_TF32X3 || BI);
+    const bool stg_want = ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? TY == WG_TF32X3 : !a.ypair);
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     const int spitch = 64 * MQ * a.ps + 16 / es, stg_bytes = 2 * a.R * spitch * es; /* two warpgroups' tiles */
     const int need = allow_one_stage ? 1 : 2;
@@ -1564,11 +1572,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
     a.nb = 0;
     a.yvec = 0;
-    /* Output pairs (WgArgs::ypair) where every pair is aligned: ps, L_out and p even, y aligned to two elements.
-     * CONVT1D_WGMMA_RS_YPAIR=0: one element per store (A/B, tests). */
-    const char *yv = getenv("CONVT1D_WGMMA_RS_YPAIR");
-    a.ypair = !BI && a.ps % 2 == 0 && a.L_out % 2 == 0 && a.p % 2 == 0 && ((uintptr_t)a.y & (2 * es - 1)) == 0 &&
-              !(yv && yv[0] == '0');
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
     void *scratch = nullptr;

@@ -85,7 +85,7 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_BULK", "0")
         elif pick == "rsdirect":  # epilogue stores straight from the accumulators (not staged + bulk copies)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")
-        elif pick == "rsstaged":  # epilogue staged in shared memory, rows sent by bulk copies (stride 1)
+        elif pick == "rsstaged":  # epilogue staged in shared memory, rows sent by bulk copies (any stride)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "staged")
         elif pick == "rspp":  # ping-pong: the consumer warpgroups take alternate tiles (64x2, 128x2 tiles)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_PP", "1")
