@@ -221,6 +221,13 @@ int convt1d_sm_count() {
         if (cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
         count = c;
     }
+    /* CONVT1D_SM_LIMIT=n (read at every call; probes only): size grids and heuristics for n SMs, so that two
+     * kernels on two streams can share the GPU (dev/python/concurrent_bwd_probe.py). */
+    const char *v = getenv("CONVT1D_SM_LIMIT");
+    if (v && v[0]) {
+        const int l = atoi(v);
+        if (l > 0 && l < count) return l;
+    }
     return count;
 }
 
