@@ -738,56 +738,65 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
              * copies have read it (wait_group.read). ps = 1: row pitch 64*MQ + 16/es elements, 4 (mod 16) words,
              * so a warp's 4 rows x 8 positions hit distinct banks. ps > 1 (Session 19): whole 16-byte vectors of
              * the phase-interleaved rows, where one element per store used a quarter to a half of each sector. */
-            constexpr int VE = 16 / (int)sizeof(T);
-            const int co0 = rt * a.R, qw0 = q0 + wgp, RT = a.R * a.ps;
-            const uint32_t pmag = a.ps > 1 ? 0xffffffffu / (uint32_t)a.ps + 1 : 0; /* ceil(2^32 / ps) */
-            T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * a.R * a.spitch;
-            const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * a.ps - a.p; /* (row 0, column 0) */
-            const int Lm = a.L_out & (VE - 1);
-            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-            named_sync(1 + wg, 128);
+            /* PS: the phases per channel as a compile-time 1 (every stride-1 layer and the grad_input: the code
+             * of the ps = 1 epilogue before Session 19) or 0 (read from a.ps). */
+            auto staged = [&](auto PS) {
+                const int ps = decltype(PS)::value ? decltype(PS)::value : a.ps;
+                constexpr int VE = 16 / (int)sizeof(T);
+                const int co0 = rt * a.R, qw0 = q0 + wgp, RT = a.R * ps;
+                const uint32_t pmag = ps > 1 ? 0xffffffffu / (uint32_t)ps + 1 : 0; /* ceil(2^32 / ps) */
+                T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * a.R * a.spitch;
+                const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * ps - a.p; /* (row 0, column 0) */
+                const int Lm = a.L_out & (VE - 1);
+                asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+                named_sync(1 + wg, 128);
 #pragma unroll
-            for (int i = 0; i < BR / 8; ++i) {
+                for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
-                for (int u = 0; u < 2; ++u) {
-                    const int ml = i * 8 + 2 * t + u;
-                    int col = ml, r = 0;
-                    if (a.ps > 1) {
-                        col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps */
-                        r = ml - col * a.ps;
+                    for (int u = 0; u < 2; ++u) {
+                        const int ml = i * 8 + 2 * t + u;
+                        int col = ml, r = 0;
+                        if (ps > 1) {
+                            col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps */
+                            r = ml - col * ps;
+                        }
+                        const int co = co0 + col;
+                        if (ml >= RT || co >= a.cout) continue;
+                        const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                        const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
+                                                       (16 * wq + GP * g) * ps + r);
+#pragma unroll
+                        for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                            for (int h = 0; h < 2; ++h)
+                                st_shared(row + (64 * mq + HP * h) * ps * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
                     }
-                    const int co = co0 + col;
-                    if (ml >= RT || co >= a.cout) continue;
-                    const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                    const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
-                                                   (16 * wq + GP * g) * a.ps + r);
-#pragma unroll
-                    for (int mq = 0; mq < MQ; ++mq)
-#pragma unroll
-                        for (int h = 0; h < 2; ++h)
-                            st_shared(row + (64 * mq + HP * h) * a.ps * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
                 }
-            }
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-            named_sync(1 + wg, 128);
-            const int W = 64 * MQ * a.ps; /* output columns of the warpgroup's rows */
-            const int64_t c0 = (int64_t)qw0 * a.ps - a.p;
-            const int c_lo = c0 < 0 ? (int)-c0 : 0;
-            const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
-            for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
-                const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
-                const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
-                int c = c_lo;
-                for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
-                const int nb = (c_hi - c) / VE * VE;
-                if (nb > 0) {
-                    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
-                                 "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
-                                 : "memory");
-                    c += nb;
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                named_sync(1 + wg, 128);
+                const int W = 64 * MQ * ps; /* output columns of the warpgroup's rows */
+                const int64_t c0 = (int64_t)qw0 * ps - a.p;
+                const int c_lo = c0 < 0 ? (int)-c0 : 0;
+                const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
+                for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
+                    const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
+                    const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
+                    int c = c_lo;
+                    for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
+                    const int nb = (c_hi - c) / VE * VE;
+                    if (nb > 0) {
+                        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
+                                     "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
+                                     : "memory");
+                        c += nb;
+                    }
+                    for (; c < c_hi; ++c) y[er + c] = sr[c];
                 }
-                for (; c < c_hi; ++c) y[er + c] = sr[c];
-            }
+            };
+            if (BI || a.ps == 1)
+                staged(std::integral_constant<int, 1>());
+            else if constexpr (!BI)
+                staged(std::integral_constant<int, 0>());
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
             continue;
         }
