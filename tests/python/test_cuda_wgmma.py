@@ -212,6 +212,22 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
+def grad_input_profiled(c, dtype):
+    """grad_x of a fresh random layer c, taken under the profiler: (names of the kernels that ran, grad_x, grad_x in
+    float64, a function that takes grad_x again from the same inputs)."""
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    xr = x.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    again = lambda: torch.autograd.grad(y, xr, gy, retain_graph=True)[0]  # noqa: E731
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gx", again()))
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    return names, out["gx"], gx64, again
+
+
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
@@ -220,19 +236,11 @@ def test_wgmma_rs_grad_input_taken(dtype, tol, tf32):
     # (session 18; one bulk copy per row before), as shipped, in every precision.
     torch.backends.cudnn.allow_tf32 = tf32
     c = dict(SHAPES[0], N=32)  # a tile per SM at least: the bulk staging's condition
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    xr = x.clone().requires_grad_()
-    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
-    assert (y.shape[-1] * y.element_size()) % 16 != 0
-    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("gx", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
+    assert (out_len(c) * torch.empty(0, dtype=dtype).element_size()) % 16 != 0
+    names, gx, gx64, _ = grad_input_profiled(c, dtype)
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
     assert rs_pairs_ran(names) == (dtype != torch.float32), names  # 16-bit: position pairs (dilation 1)
-    x64 = x.double().requires_grad_()
-    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
-    assert rel_err(out["gx"], gx64) <= tol
+    assert rel_err(gx, gx64) <= tol
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
@@ -245,19 +253,11 @@ def test_wgmma_grad_input_ksplit_taken(c, dtype, tol, tf32):
     # (fp32 partial sums added in a fixed order by ksplit_reduce_kernel, Session 19): right, and bitwise the same
     # on every run.
     torch.backends.cudnn.allow_tf32 = tf32
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    xr = x.clone().requires_grad_()
-    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
-    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("gx", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
+    names, gx, gx64, again = grad_input_profiled(c, dtype)
     assert any("ksplit_reduce_kernel" in n for n in names), names
-    x64 = x.double().requires_grad_()
-    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
-    assert rel_err(out["gx"], gx64) <= tol
+    assert rel_err(gx, gx64) <= tol
     for _ in range(3):
-        assert torch.equal(torch.autograd.grad(y, xr, gy, retain_graph=True)[0], out["gx"])
+        assert torch.equal(again(), gx)
 
 
 def grouped_rows(lrow, es, channels):
@@ -339,17 +339,9 @@ def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32, monkeypatch):
     if dtype != torch.float32 and c["stride"] == 8 and (c["padding"] * 2) % 8 == 0 and (out_len(c) * 2) % 8 == 0 \
             and tiles < 4 * torch.cuda.get_device_properties(0).multi_processor_count:
         rs_expected = False
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    xr = x.clone().requires_grad_()
-    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
-    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("gx", torch.autograd.grad(y, xr, gy, retain_graph=True)[0]))
+    names, gx, gx64, _ = grad_input_profiled(c, dtype)
     assert any("fwd_wgmma_rs_kernel" in n for n in names) == rs_expected, names
-    x64 = x.double().requires_grad_()
-    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
-    assert rel_err(out["gx"], gx64) <= tol
+    assert rel_err(gx, gx64) <= tol
 
 
 def grad_weight(c, x, w, b, gy):
