@@ -5,7 +5,6 @@ may finish both sooner.
 
     python dev/python/concurrent_bwd_probe.py [shape] [modes]   (default kernelbench_64 fp32,bf16)
 """
-import json
 import os
 import sys
 
@@ -13,11 +12,11 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import convt1d  # noqa: E402,F401
+from probe_layer import layer_args, layer_tensors  # noqa: E402
 
 name = sys.argv[1] if len(sys.argv) > 1 else "kernelbench_64"
 modes = (sys.argv[2] if len(sys.argv) > 2 else "fp32,bf16").split(",")
-c = {p["name"]: p for p in json.load(open(os.path.join(os.path.dirname(convt1d.__file__), "problems.json")))["suite"]}[name]
-args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+c, args = layer_args(name)
 bwd = torch.ops.convt1d.conv_transpose1d_backward.default
 sms = torch.cuda.get_device_properties(0).multi_processor_count
 s0 = torch.cuda.current_stream()
@@ -40,12 +39,7 @@ def timed(fn, reps=15):
 
 
 for mode in modes:
-    dt = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[mode]
-    torch.backends.cudnn.allow_tf32 = mode != "fp32_strict"
-    x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=dt)
-    w = torch.randn(c["Cin"], c["Cout"] // c["groups"], c["K"], device="cuda", dtype=dt) * 0.05
-    y = torch.ops.convt1d.conv_transpose1d.default(x, w, None, *args)
-    gy = torch.randn_like(y)
+    x, w, gy = layer_tensors(c, args, mode)
 
     def seq():
         os.environ.pop("CONVT1D_SM_LIMIT", None)

@@ -6,7 +6,6 @@ beats the two whole-batch gradients, one pass over grad_y per chunk pays and a f
 
     python dev/python/l2_blocked_probe.py [shape] [modes] [chunks]   (default kernelbench_64 fp32,bf16 1,2,4)
 """
-import json
 import os
 import sys
 
@@ -14,22 +13,17 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import convt1d  # noqa: E402,F401
+from probe_layer import layer_args, layer_tensors  # noqa: E402
 from convt1d.bench import time_kernel  # noqa: E402
 
 name = sys.argv[1] if len(sys.argv) > 1 else "kernelbench_64"
 modes = (sys.argv[2] if len(sys.argv) > 2 else "fp32,bf16").split(",")
 chunks = [int(v) for v in (sys.argv[3] if len(sys.argv) > 3 else "1,2,4").split(",")]
-c = {p["name"]: p for p in json.load(open(os.path.join(os.path.dirname(convt1d.__file__), "problems.json")))["suite"]}[name]
-args = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+c, args = layer_args(name)
 bwd = torch.ops.convt1d.conv_transpose1d_backward.default
 dev = torch.device("cuda")
 for mode in modes:
-    dt = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[mode]
-    torch.backends.cudnn.allow_tf32 = mode != "fp32_strict"
-    x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=dt)
-    w = torch.randn(c["Cin"], c["Cout"] // c["groups"], c["K"], device="cuda", dtype=dt) * 0.05
-    y = torch.ops.convt1d.conv_transpose1d.default(x, w, None, *args)
-    gy = torch.randn_like(y)
+    x, w, gy = layer_tensors(c, args, mode)
     both = lambda: bwd(gy, x, w, *args, [True, True, False])  # noqa: E731
     gi = lambda: bwd(gy, x, w, *args, [True, False, False])  # noqa: E731
     gw = lambda: bwd(gy, x, w, *args, [False, True, False])  # noqa: E731
