@@ -850,16 +850,39 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
             continue;
         }
-        /* ps even (phase-merged strided layers) with ypair: rows 2t and 2t + 1 are the adjacent outputs o, o + 1 of one
-         * channel, stored as one 8-byte (fp32) or 4-byte (16-bit) pair by the u = 0 pass, every sector whole (one row per
-         * store used half of each 32-byte sector: ncu, run 190, upsample_x8 TF32 14.2 of 32 bytes). L_out, p even: o is
-         * even, so o < L_out covers o + 1. */
-        const bool pair = !BI && !PAIRS && a.ypair;
+        if (!BI && !PAIRS && a.ypair) {
+            /* ps even (phase-merged strided layers): rows 2t and 2t + 1 are the adjacent outputs o, o + 1 of one
+             * channel, stored as one 8-byte (fp32) or 4-byte (16-bit) pair, every sector whole (one row per store
+             * used half of each 32-byte sector: ncu, run 190, upsample_x8 TF32 14.2 of 32 bytes). L_out, p even: o is
+             * even, so o < L_out covers o + 1. */
+#pragma unroll
+            for (int i = 0; i < BR / 8; ++i) {
+                const int ml = i * 8 + 2 * t;
+                const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
+                const int co = co0 + col;
+                if (ml >= RT || co >= a.cout) continue;
+                const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                const int o0 = ob + r;
+                T *yr = y + (((int64_t)n * a.cout + co) * a.L_out + o0);
+#pragma unroll
+                for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int d = (64 * mq + HP * h) * a.ps;
+                        if ((unsigned)(o0 + d) >= (unsigned)a.L_out) continue;
+                        const float v0 = acc[mq][4 * i + 2 * h] + bv, v1 = acc[mq][4 * i + 2 * h + 1] + bv;
+                        if constexpr (sizeof(T) == 4)
+                            *reinterpret_cast<float2 *>(yr + d) = make_float2(v0, v1);
+                        else
+                            *reinterpret_cast<uint32_t *>(yr + d) = E::pack2(v0, v1);
+                    }
+            }
+            continue;
+        }
 #pragma unroll
         for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
             for (int u = 0; u < 2; ++u) {
-                if (pair && u == 1) continue;
                 const int ml = i * 8 + 2 * t + u;
                 int col = ml, r = 0;
                 if (a.ps > 1) {
@@ -882,14 +905,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                         for (int h = 0; h < 2; ++h) {
                             const int d = (64 * mq + HP * h) * a.ps;
-                            if ((unsigned)(o0 + d) >= (unsigned)a.L_out) continue;
-                            const float v = acc[mq][4 * i + 2 * h + u] + bv;
-                            if (!pair)
-                                yr[d] = E::from_f(v);
-                            else if constexpr (sizeof(T) == 4)
-                                *reinterpret_cast<float2 *>(yr + d) = make_float2(v, acc[mq][4 * i + 2 * h + 1] + bv);
-                            else
-                                *reinterpret_cast<uint32_t *>(yr + d) = E::pack2(v, acc[mq][4 * i + 2 * h + 1] + bv);
+                            if ((unsigned)(o0 + d) < (unsigned)a.L_out) yr[d] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                         }
                 }
             }
