@@ -1518,10 +1518,13 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
     /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax / kWresMax16):
      * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
-     * (CONVT1D_WGMMA_RS_EPI=direct / staged): y 16-byte aligned; at ps = 1 by default for split TF32 and
-     * the strided grad_input only (run 49, ms, staged vs direct: KernelBench 74 strict 1.06 vs 1.23,
-     * codec_dec_s5 grad_input TF32 0.44 vs 0.47, upsample_x8 2.26 vs 2.38; but KernelBench 74 TF32 0.72
-     * vs 0.65 and KernelBench 64 16-bit equal). Ping-pong tiles (rs_pingpong) need a stage more than a
+     * (CONVT1D_WGMMA_RS_EPI=direct / staged): y 16-byte aligned; at ps = 1 by default for TF32 and split
+     * TF32, and the strided grad_input (run 49, H200, ms, staged vs direct: KernelBench 74 strict 1.06 vs 1.23,
+     * codec_dec_s5 grad_input TF32 0.44 vs 0.47, upsample_x8 2.26 vs 2.38; KernelBench 74 TF32 0.72 vs 0.65
+     * then, but on the H100 of runs 204-205 0.711-0.714 vs 0.762-0.763: the direct stores stall the next
+     * tile's MMAs on their accumulator registers, long-scoreboard 2.33 -> 0.63 cycles per instruction;
+     * KernelBench 64 TF32 and its grad_input equal; 16-bit loses with the position pairs, KernelBench 74
+     * 0.63 vs 0.43, 64 bf16 1.05 vs 1.01). Ping-pong tiles (rs_pingpong) need a stage more than a
      * tile's chunks: a warpgroup waiting for its next stage must find that stage's previous use filled
      * (an mbarrier tells only the current phase from the one before). The first layout that fits wins:
      * ping-pong before not, then both options, resident only, staged only, neither; two stages (one
@@ -1536,7 +1539,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
               !(yv && yv[0] == '0');
     const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
-    const bool stg_want = ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? TY == WG_TF32X3 : !a.ypair);
+    const bool stg_want = ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair);
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     const int spitch = 64 * MQ * a.ps + 16 / es, stg_bytes = 2 * a.R * spitch * es; /* two warpgroups' tiles */
     const int need = allow_one_stage ? 1 : 2;
