@@ -113,14 +113,6 @@ struct WgArgs {
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int q_tiles_pp; /* q tiles at that size */
     int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
-    /* Register-A forward, clusters of two blocks (Session 20): the blocks of a cluster take neighbouring position
-     * tiles q = 2u, 2u + 1 of one row tile, so their stages need the same weights; each block's producer loads
-     * half of every tap's rows with TMA multicast into both blocks (half the weight bytes through L2 per tile),
-     * each block's full barrier expects the whole weight box, and a stage is refilled only when the consumers of
-     * both blocks have released it (every consumer warp arrives on the empty barriers of both). An odd last tile
-     * (q = q_tiles) is a dummy: its block takes the weights, releases the stages and stores nothing. Only with
-     * TMA-staged input, stage weights (not wres) and no ping-pong. */
-    int cl;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -358,7 +350,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
 constexpr int kThreadsRS = 3 * 128;
 
 
-template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool CL = false>
+template <int TY, int BR, int MQ, bool BI, bool PAIRS>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -370,10 +362,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * g and g + 8, so a thread holds neighbours: its A pairs come in one 32-bit load where the tap shift is even,
      * and its two outputs per row go out in one 32-bit store (whole 32-byte sectors per row and instruction). */
     static_assert(!PAIRS || (HALF && !BI), "position pairs: 16-bit forward only");
-    /* CL: clusters of two blocks sharing each stage's weights (WgArgs::cl), a template switch: the cluster code in
-     * every instantiation made ptxas spill 12-32 bytes in the 2-tile (MQ = 2) kernels. */
-    static_assert(!CL || (!BI && !PAIRS), "clusters: the forward without position pairs");
-    constexpr int cl = CL ? 1 : 0;
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
@@ -413,28 +401,18 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
+    const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
-            mbar_init(empty0 + 8 * s, (PP ? 4 : 8) * (cl ? 2 : 1)); /* the consumer warps of the stage's tile(s) */
+            mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
         }
         if (a.wres) mbar_init(wbar, 1);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    if (cl) { /* the other block's barriers are initialized before any multicast or remote arrival */
-        cluster_arrive();
-        cluster_wait();
-    } else {
-        __syncthreads();
-    }
-    /* Tiles: unit u = (row tile, q unit, sample); a q unit is 1 position tile, or with clusters (cl = 1) the 2
-     * tiles q = 2*qu + rank of the cluster's blocks (rank = blockIdx.x & 1). Blocks (clusters) take units
-     * blockIdx.x >> cl, + gridDim.x >> cl, ... (int: the host keeps every tile count below 2^31; with 64-bit
-     * indices and the cluster fields ptxas spilled 12-52 bytes in every instantiation). */
-    const int q_units = (q_tiles + cl) >> cl;
-    const int units = q_units * r_tiles * a.N;
+    __syncthreads();
 
     if (warp >= 8) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
@@ -456,37 +434,22 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
             constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
             int it = 0;
-            for (int tl = blockIdx.x >> cl; tl < units; tl += gridDim.x >> cl) {
-                const int rt = tl % r_tiles, rest = tl / r_tiles;
-                const int rank = (int)(blockIdx.x & cl);
-                const int qi = ((rest % q_units) << cl) + rank, n = rest / q_units;
-                const int q0 = a.qa + qi * BQ;
-                const bool dummy = qi >= q_tiles; /* clusters: the odd last tile's partner */
+            for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
+                const int rt = (int)(tl % r_tiles);
+                const int64_t rest = tl / r_tiles;
+                const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
-                    if (it >= a.stages) {
-                        if (cl)
-                            mbar_wait_cluster(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
-                        else
-                            mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
-                    }
+                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
                     if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
-                        mbar_expect_tx(bar, XTMA ? (dummy ? (uint32_t)CW : (uint32_t)a.txb) : (uint32_t)XOFF);
-                        if (cl) {
-                            /* Rows [rank*BR/2, +BR/2) of every tap (and half), to the same offsets in both blocks. */
-                            const int hr = BR / 2;
-                            for (int h = 0; h < (X3 ? 2 : 1); ++h)
-                                for (int j = 0; j < a.T; ++j)
-                                    tma_load_3d_mc(st + h * WB + (j * BR + rank * hr) * kRow, &tmw, bar, c * kBK,
-                                                   rt * BR + rank * hr, h * a.T + j, (uint16_t)3);
-                        } else if (!a.wres) {
+                        mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
+                        if (!a.wres) {
                             tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
                             if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
                         }
                     }
-                    if (dummy) continue;
                     if (XTMA) {
                         /* xg boxes of gr rows each (grouped rows; never in BI mode, whose input is staged otherwise) */
                         const int xg = BI ? 1 : a.xg, gr = kBK / xg, h = a.hal - (a.T - 1) * a.dj;
@@ -671,24 +634,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
-    for (int tl = (blockIdx.x >> cl) + (PP ? wg * gridDim.x : 0); tl < units; tl += (PP ? 2 : 1) * (gridDim.x >> cl)) {
-        /* the producer's stage sequence (recomputed: a running count live across the epilogue spilled) */
-        int it = (tl - (int)(blockIdx.x >> cl)) / (int)(gridDim.x >> cl) * a.nchunk;
-        const int rt = tl % r_tiles, rest = tl / r_tiles;
-        const int rank = (int)(blockIdx.x & cl);
-        const int qi = ((rest % q_units) << cl) + rank, n = rest / q_units;
-        const int q0 = a.qa + qi * BQ;
-        if (qi >= q_tiles) { /* a cluster's dummy tile: release its stages in both blocks, store nothing */
-            for (int c = 0; c < a.nchunk; ++c, ++it) {
-                const int s = it % a.stages;
-                mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
-                if (lane == 0) {
-                    mbar_arrive(empty0 + 8 * s);
-                    mbar_arrive_peer(empty0 + 8 * s);
-                }
-            }
-            continue;
-        }
+    for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
+        int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
+        const int rt = (int)(tl % r_tiles);
+        const int64_t rest = tl / r_tiles;
+        const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
         float acc[MQ][BR / 2];
 #pragma unroll
         for (int mq = 0; mq < MQ; ++mq)
@@ -767,10 +717,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             else
                 taps(std::integral_constant<int, 4>());
             wg_wait<0>();
-            if (lane == 0) {
-                mbar_arrive(empty0 + 8 * s);
-                if (cl) mbar_arrive_peer(empty0 + 8 * s);
-            }
+            if (lane == 0) mbar_arrive(empty0 + 8 * s);
             if constexpr (X3) {
 #pragma unroll
                 for (int mq = 0; mq < MQ; ++mq)
@@ -967,10 +914,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
     }
     if (a.stg_off >= 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-    if (cl) { /* no block leaves while the other may still arrive on its barriers (exited threads count as arrived) */
-        cluster_arrive();
-        cluster_wait();
-    }
 #else
     __trap(); /* not built for sm_90a: the host never launches it (wgmma_built) */
 #endif
@@ -1341,40 +1284,27 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
     return cudaGetLastError();
 }
 
-/* The launch (clusters of two blocks where a.cl); with max_cl, only how many such clusters fit at once. */
-template <auto Kern>
-cudaError_t launch_rs_kernel(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
-                             cudaStream_t stream, int *max_cl) {
-    if (max_cl) {
-        *max_cl = max_clusters2<Kern>(kThreadsRS, smem);
-        return cudaSuccess;
-    }
-    if (a.cl) return launch_big_smem_cluster2<Kern>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
-    return launch_big_smem<Kern>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
-}
 template <int TY, int BR, int MQ, bool BI>
 cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
-                      cudaStream_t stream, int *max_cl) {
-    if constexpr (!BI)
-        if (a.cl) return launch_rs_kernel<fwd_wgmma_rs_kernel<TY, BR, MQ, false, false, true>>(tmx, tmw, a, grid, smem, stream, max_cl);
+                      cudaStream_t stream) {
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
-            return launch_rs_kernel<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(tmx, tmw, a, grid, smem, stream, max_cl);
-    return launch_rs_kernel<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(tmx, tmw, a, grid, smem, stream, max_cl);
+            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
 }
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile
  * is enough (not split TF32), 128x2 and 256x1. */
 template <int TY, bool BI>
 cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
-                           unsigned grid, int smem, cudaStream_t stream, int *max_cl = nullptr) {
+                           unsigned grid, int smem, cudaStream_t stream) {
     if constexpr (TY != WG_TF32X3) {
-        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream, max_cl);
-        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream, max_cl);
+        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream);
     }
-    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream, max_cl);
-    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, a, grid, smem, stream, max_cl);
-    return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream, max_cl);
+    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream);
+    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, a, grid, smem, stream);
+    return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream);
 }
 
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
@@ -1618,18 +1548,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
     const bool pp_forced = ppv && ppv[0] == '1';
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
-    /* Clusters of two blocks sharing each stage's weights by multicast (WgArgs::cl; CONVT1D_WGMMA_RS_CLUSTER=0
-     * never, 1 wherever it applies): the forward with TMA-staged input, weights in the stages (not resident), no
-     * ping-pong; by default the phase-merged layers (ps > 1), whose tiles read the most weight bytes per output. */
-    const char *clv = getenv("CONVT1D_WGMMA_RS_CLUSTER");
-    a.cl = !BI && !a.pairs && a.xstage == XS_TMA && a.q_tiles >= 2 && (clv && clv[0] ? clv[0] == '1' : a.ps > 1);
-    /* The kernel counts tiles in int (ping-pong tiles are the most numerous, cluster units round up to pairs). */
-    if ((int64_t)std::max(a.q_tiles_pp, a.q_tiles + 1) * a.r_tiles * a.N >= INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
-    for (int p = a.cl ? 0 : rs_pingpong(MQ, !BI && a.ps == 1); p >= 0 && pick < 0; --p) {
-        const int64_t tiles = a.cl ? (int64_t)(a.q_tiles + 1) / 2 * 2 * a.r_tiles * a.N
-                                   : (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
+    for (int p = rs_pingpong(MQ, !BI && a.ps == 1); p >= 0 && pick < 0; --p) {
+        const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
         grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
-        const bool wres_ok = !a.cl && grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
+        const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
         /* 16-bit weights of two or more chunks resident: both warpgroups on one tile beat ping-pong (run 154,
          * KernelBench 64, ms, resident without / with ping-pong / neither resident (the stages carry the weights)
          * with ping-pong: bf16 1.060 / 1.184 / 1.185, fp16 1.142 / 1.204 / 1.309); with one chunk (KernelBench
@@ -1648,7 +1570,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         }
     }
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (a.cl) grid = grid / 2 * 2;
     a.pp = pp;
     if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
@@ -1663,19 +1584,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *kv = getenv("CONVT1D_WGMMA_RS_SKEW");
     a.skew_ns = kv && kv[0] ? atoi(kv) : 0;
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
-    if (a.cl) { /* a persistent grid of clusters: no more than fit at once (GPCs with an odd SM count leave one idle) */
-        int mc = 0;
-        CUtensorMap none;
-        memset(&none, 0, sizeof(none));
-        launch_rs_tile<TY, BI>(BR, MQ, none, none, a, 0, smem, stream, &mc);
-        if (mc < 1) {
-            a.cl = 0; /* the layout stands without clusters (no ping-pong, stage weights) */
-            const int64_t tiles = (int64_t)a.q_tiles * a.r_tiles * a.N;
-            grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
-        } else if (grid > 2 * (int64_t)mc) {
-            grid = 2 * (int64_t)mc;
-        }
-    }
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
@@ -1686,9 +1594,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     T *wp = static_cast<T *>(scratch);
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    /* Clusters: one box per tap and half, BR/2 rows (each block loads its half of every tap's rows). */
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK,
-                  (uint32_t)(a.cl ? BR / 2 : BR), (uint32_t)(a.cl ? 1 : a.T)) ||
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
+                  (uint32_t)a.T) ||
         !mkx(tmx)) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -132,17 +132,6 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
         "r"(parity), "n"(1000000)
         : "memory");
 }
-/* The same wait with acquire at cluster scope: a producer whose stage is released by the warps of both blocks
- * of a cluster (WgArgs::cl) before its multicast refills the stage in both. */
-__device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t parity) {
-    asm volatile(
-        "{\n.reg .pred done;\n"
-        "WAIT_%=:\n"
-        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1, %2;\n"
-        "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
-        "r"(parity), "n"(1000000)
-        : "memory");
-}
 /* Shared-memory loads by shared-window address: 32-bit address arithmetic, where generic pointers cost a
  * 64-bit add per load (run 46: IADD3.X beside every LD.E of the A fragments). */
 __device__ __forceinline__ uint32_t lds_u16(uint32_t addr) {
@@ -165,26 +154,6 @@ __device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap *map
                  ::"r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
                  : "memory");
 }
-/* Clusters of two blocks (the register-A forward's weight multicast, WgArgs::cl). The box lands at the same
- * shared-memory offset in every block of ctamask, and each block's barrier at that offset gets its bytes. */
-__device__ __forceinline__ void tma_load_3d_mc(uint32_t dst, const CUtensorMap *map, uint32_t bar, int c0, int c1, int c2,
-                                               uint16_t ctamask) {
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                 " [%0], [%1, {%3, %4, %5}], [%2], %6;"
-                 ::"r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(ctamask)
-                 : "memory");
-}
-/* Arrive on the barrier at this shared-memory offset in the other block of a cluster of two (release at cluster
- * scope: the arriving warps' reads of the stage are done before the other block's producer refills it). The
- * rank is read here, not kept in a register across the caller's loop (ptxas spilled the register-A kernel). */
-__device__ __forceinline__ void mbar_arrive_peer(uint32_t bar) {
-    asm volatile("{\n.reg .b32 rk, ra;\nmov.u32 rk, %%cluster_ctarank;\nxor.b32 rk, rk, 1;\n"
-                 "mapa.shared::cluster.u32 ra, %0, rk;\n"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}" ::"r"(bar)
-                 : "memory");
-}
-__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory"); }
-__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wg_wait() {
@@ -462,59 +431,16 @@ inline int pick_splits(int64_t tiles, int64_t chunks, int sms, int max_splits, i
 /* Launch a Hopper kernel that takes up to kWgMaxSmem bytes of dynamic shared memory: the opt-in limit is
  * raised once per kernel (per instantiation of this template) and per process. */
 constexpr int kWgMaxSmem = 227 * 1024;
-template <auto Kern>
-cudaError_t raise_smem() {
+template <auto Kern, class... Args>
+cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t stream, const Args &...args) {
     static bool attr_set = false;
     if (!attr_set) {
         const cudaError_t e = cudaFuncSetAttribute(Kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgMaxSmem);
         if (e != cudaSuccess) return e;
         attr_set = true;
     }
-    return cudaSuccess;
-}
-template <auto Kern, class... Args>
-cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t stream, const Args &...args) {
-    const cudaError_t e = raise_smem<Kern>();
-    if (e != cudaSuccess) return e;
     Kern<<<grid, threads, smem, stream>>>(args...);
     return cudaGetLastError();
 }
-/* Clusters of two blocks along x (grid.x even): the launch, and how many such clusters fit on the GPU at once
- * (0 where none does or the query fails: a persistent grid must not ask for more). */
-inline cudaLaunchConfig_t cluster2_config(dim3 grid, int threads, int smem, cudaStream_t stream, cudaLaunchAttribute *at) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = dim3(threads);
-    cfg.dynamicSmemBytes = (size_t)smem;
-    cfg.stream = stream;
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = 2;
-    at[0].val.clusterDim.y = 1;
-    at[0].val.clusterDim.z = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = 1;
-    return cfg;
-}
-template <auto Kern>
-int max_clusters2(int threads, int smem) {
-    if (raise_smem<Kern>() != cudaSuccess) return 0;
-    cudaLaunchAttribute at[1];
-    const cudaLaunchConfig_t cfg = cluster2_config(dim3(2), threads, smem, 0, at);
-    int n = 0;
-    if (cudaOccupancyMaxActiveClusters(&n, Kern, &cfg) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return n;
-}
-template <auto Kern, class... Args>
-cudaError_t launch_big_smem_cluster2(dim3 grid, int threads, int smem, cudaStream_t stream, const Args &...args) {
-    const cudaError_t e = raise_smem<Kern>();
-    if (e != cudaSuccess) return e;
-    cudaLaunchAttribute at[1];
-    const cudaLaunchConfig_t cfg = cluster2_config(grid, threads, smem, stream, at);
-    return cudaLaunchKernelEx(&cfg, Kern, args...);
-}
-
 
 }  // namespace

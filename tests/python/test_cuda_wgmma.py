@@ -103,12 +103,6 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "0")
         elif pick == "rsnoypair":  # phase-merged outputs one element per store (not as pairs of adjacent phases)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_YPAIR", "0")
-        elif pick.startswith("rscluster"):  # clusters of two blocks sharing the weights by multicast, wherever they apply
-            monkeypatch.setenv("CONVT1D_WGMMA_RS_CLUSTER", "1")
-            if pick != "rscluster":
-                monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[len("rscluster"):])
-        elif pick == "rsnocluster":  # never clusters
-            monkeypatch.setenv("CONVT1D_WGMMA_RS_CLUSTER", "0")
         elif pick != "rs":
             monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     elif pick != "heuristic":
@@ -119,8 +113,7 @@ def set_pick(pick, monkeypatch):
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
                                   "rsbulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "rspairs", "rspairsstaged",
-                                  "rspairs256", "rsnopairs", "rsnoypair", "rscluster", "rscluster128x2", "rscluster64x1",
-                                  "rsnocluster", "heuristic"])
+                                  "rspairs256", "rsnopairs", "rsnoypair", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
@@ -216,35 +209,6 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
     expected = pick != "off"
     assert rs_pairs_ran(names) == expected, names
-    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
-
-
-def rs_cluster_ran(names):
-    """Whether the register-A forward ran as clusters of two blocks (its CL template argument true)."""
-    return any("fwd_wgmma_rs_kernel" in n and ("false, false, true>" in n or "Lb0ELb0ELb1E" in n) for n in names)
-
-
-@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
-@pytest.mark.parametrize("c", [SHAPES[3], SHAPES[5], SHAPES[7], SHAPES[16], SHAPES[15], dict(SHAPES[3], N=3, L=200)],
-                         ids=["upsample_x8", "s4_outpad_odd_channels", "s16_k32", "s2_pad2_pairs", "codec_s8_wide",
-                              "upsample_x8_even_q_tiles"])
-def test_wgmma_rs_cluster(c, dtype, tol, tf32, monkeypatch):
-    # Clusters of two blocks sharing each stage's weights by TMA multicast (WgArgs::cl): taken as shipped on
-    # phase-merged layers (ps > 1) with TMA-staged input, odd and even position-tile counts (an odd count leaves
-    # a dummy tile that stores nothing). The cluster changes only where the weights come from, not the order of
-    # the reduction: y is bitwise the same as without clusters (CONVT1D_WGMMA_RS_CLUSTER=0), and right.
-    torch.backends.cudnn.allow_tf32 = tf32
-    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
-    assert rs_cluster_ran(names), names
-    monkeypatch.setenv("CONVT1D_WGMMA_RS_CLUSTER", "0")
-    names0 = kernels_run(lambda: out.setdefault("y0", poison_then_run(x, w, b, c)))
-    assert any("fwd_wgmma_rs_kernel" in n for n in names0) and not rs_cluster_ran(names0), names0
-    assert torch.equal(out["y"], out["y0"])
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
