@@ -113,7 +113,6 @@ struct WgArgs {
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int q_tiles_pp; /* q tiles at that size */
     int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
-    int defer;   /* register-A: a chunk's stage is released after the next chunk's first k-step, not after a drain */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -646,11 +645,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
             for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
 
-        /* Deferred release (a.defer, not split TF32, whose partial sums wait for the chunk anyway): the stage of chunk
-         * c - 1 is released once the first k-step of chunk c has waited for all but its own MMAs, so the tensor pipe
-         * is not drained at every chunk boundary (both warpgroups reach it together); the last chunk's stage after
-         * the tile's final wait. rel: the stage to release, -1 none. */
-        int rel = -1;
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
             set_bofs(c);
@@ -693,12 +687,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             }
                             wg_commit();
                             /* The MMAs of the previous step are done once at most this one is pending: its
-                             * fragment registers may be reloaded, and the previous chunk's stage is free. */
+                             * fragment registers may be reloaded. */
                             wg_wait<1>();
-                            if (rel >= 0) {
-                                if (lane == 0) mbar_arrive(empty0 + 8 * rel);
-                                rel = -1;
-                            }
                         }
                     };
                     /* PAIRS: whether the pairs are aligned words is one answer per tap (the tile, k-step and channel-row
@@ -726,10 +716,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 taps(std::integral_constant<int, 2>());
             else
                 taps(std::integral_constant<int, 4>());
-            if (!X3 && a.defer) {
-                rel = s;
-                continue;
-            }
             wg_wait<0>();
             if (lane == 0) mbar_arrive(empty0 + 8 * s);
             if constexpr (X3) {
@@ -740,10 +726,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
         }
 
-        if (rel >= 0) { /* deferred: the last chunk's MMAs, then its stage */
-            wg_wait<0>();
-            if (lane == 0) mbar_arrive(empty0 + 8 * rel);
-        }
         /* Epilogue from the accumulators: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position
          * g, acc[4i + 2 + u] at g + 8 (of the warp's 16). */
         T *y = static_cast<T *>(a.y);
@@ -1599,10 +1581,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.spitch = spitch;
     a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
     const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
-    /* Deferred stage release (WgArgs::defer; CONVT1D_WGMMA_RS_DEFER=0 off, 1 on): needs two stages at least (with one,
-     * chunk c would wait for the stage that only its own first k-step releases). */
-    const char *dv = getenv("CONVT1D_WGMMA_RS_DEFER");
-    a.defer = a.stages >= 2 && (dv && dv[0] ? dv[0] == '1' : 1);
     const char *kv = getenv("CONVT1D_WGMMA_RS_SKEW");
     a.skew_ns = kv && kv[0] ? atoi(kv) : 0;
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
