@@ -575,31 +575,35 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
     /* The A fragment of tile mq, tap shift sh (columns), k-step kk of the stage at shared address sp:
      * registers a0..a3 in the m16n8k8 (tf32) / m16n8k16 (16-bit) A layout: (row g, k lo), (row g+8,
-     * k lo), (row g, k hi), (row g+8, k hi). X3: big halves into ab, small into as. */
-    /* PAIRS word alignment: AL 1 = every pair of the call is one aligned word, 0 = none is, 2 = test here (A/B). */
-    auto load_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&ab)[4], uint32_t(&as)[4], auto al_const) {
+     * k lo), (row g, k hi), (row g+8, k hi). X3: big halves into ab, small into as. In two steps: lds_a issues the
+     * shared-memory loads into raw registers r, mk_a assembles them into the fragment (16-bit pairs, TF32 rounding),
+     * so that the next k-step's loads are in flight while this one's MMAs issue (run 214: the PRMT / rounding add
+     * waiting on its loads was the largest stall of the register-A forward, upsample_x8 bf16 21% of the samples). */
+    /* PAIRS word alignment: AL 1 = every pair of the call is one aligned word, 0 = none is, 2 = test here (A/B; r[4]
+     * then tells mk_a which: kWordsTaken where the words were loaded, a 16-bit value otherwise). */
+    constexpr uint32_t kWordsTaken = 0xffffffffu;
+    /* PREF: the loads run a k-step ahead, except in the 2-tile kernels where the raw registers beside two accumulator
+     * tiles made ptxas spill (split TF32; 16-bit 128x2 with position pairs or in BI mode): there they run in turn. */
+    constexpr bool PREF = !(MQ == 2 && (X3 || (HALF && BR == 128 && (PAIRS || BI))));
+    auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
+        [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (BI) {
             const uint32_t p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
             const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
             if constexpr (HALF) {
-                constexpr int AL = decltype(al_const)::value; /* 1: a.pair32, 0: not, 2: test here (A/B) */
                 if (AL == 1 || (AL == 2 && a.pair32)) { /* channels 2t, 2t+1 (even gs): phases b, b+1 of one grad_y row */
-                    ab[0] = lds_u32(p + bofs[kk][0]);
-                    ab[1] = lds_u32(p + bofs[kk][0] + p8);
-                    ab[2] = lds_u32(p + bofs[kk][2]);
-                    ab[3] = lds_u32(p + bofs[kk][2] + p8);
+                    r[0] = lds_u32(p + bofs[kk][0]);
+                    r[1] = lds_u32(p + bofs[kk][0] + p8);
+                    r[2] = lds_u32(p + bofs[kk][2]);
+                    r[3] = lds_u32(p + bofs[kk][2] + p8);
                     return;
                 }
                 auto ld = [&](int e, int extra) { return lds_u16(p + bofs[kk][e] + extra); };
-                ab[0] = ld(0, 0) | (ld(1, 0) << 16);
-                ab[1] = ld(0, p8) | (ld(1, p8) << 16);
-                ab[2] = ld(2, 0) | (ld(3, 0) << 16);
-                ab[3] = ld(2, p8) | (ld(3, p8) << 16);
+                r[0] = ld(0, 0), r[1] = ld(1, 0), r[2] = ld(0, p8), r[3] = ld(1, p8);
+                r[4] = ld(2, 0), r[5] = ld(3, 0), r[6] = ld(2, p8), r[7] = ld(3, p8);
             } else {
-                const float v[4] = {lds_f32(p + bofs[kk][0]), lds_f32(p + bofs[kk][0] + p8), lds_f32(p + bofs[kk][1]),
-                                    lds_f32(p + bofs[kk][1] + p8)};
-#pragma unroll
-                for (int e = 0; e < 4; ++e) split(v[e], ab[e], as[e]);
+                r[0] = lds_u32(p + bofs[kk][0]), r[1] = lds_u32(p + bofs[kk][0] + p8);
+                r[2] = lds_u32(p + bofs[kk][1]), r[3] = lds_u32(p + bofs[kk][1] + p8);
             }
             return;
         }
@@ -607,28 +611,43 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         if constexpr (PAIRS) {
             /* Positions 2g, 2g + 1 of a channel in one word where both channel rows' words are 4-byte aligned
              * (bulk-staged rows of odd length sit 2 (mod 4) bytes apart: then every load takes the 16-bit path). */
-            constexpr int AL = decltype(al_const)::value;
             if (AL == 1 || (AL == 2 && ((p | (uint32_t)rowb) & 2) == 0)) {
-                const uint32_t w0 = lds_u32(p), w1 = lds_u32(p + rowb), w2 = lds_u32(p + hop), w3 = lds_u32(p + hop + rowb);
-                ab[0] = __byte_perm(w0, w1, 0x5410);
-                ab[1] = __byte_perm(w0, w1, 0x7632);
-                ab[2] = __byte_perm(w2, w3, 0x5410);
-                ab[3] = __byte_perm(w2, w3, 0x7632);
+                r[0] = lds_u32(p), r[1] = lds_u32(p + rowb), r[2] = lds_u32(p + hop), r[3] = lds_u32(p + hop + rowb);
+                if (AL == 2) r[4] = kWordsTaken;
             } else {
-                ab[0] = lds_u16(p) | (lds_u16(p + rowb) << 16);
-                ab[1] = lds_u16(p + 2) | (lds_u16(p + rowb + 2) << 16);
-                ab[2] = lds_u16(p + hop) | (lds_u16(p + hop + rowb) << 16);
-                ab[3] = lds_u16(p + hop + 2) | (lds_u16(p + hop + rowb + 2) << 16);
+                r[0] = lds_u16(p), r[1] = lds_u16(p + rowb), r[2] = lds_u16(p + 2), r[3] = lds_u16(p + rowb + 2);
+                r[4] = lds_u16(p + hop), r[5] = lds_u16(p + hop + rowb), r[6] = lds_u16(p + hop + 2);
+                r[7] = lds_u16(p + hop + rowb + 2);
             }
         } else if constexpr (HALF) {
-            ab[0] = lds_u16(p) | (lds_u16(p + rowb) << 16);
-            ab[1] = lds_u16(p + 16) | (lds_u16(p + rowb + 16) << 16);
-            ab[2] = lds_u16(p + hop) | (lds_u16(p + hop + rowb) << 16);
-            ab[3] = lds_u16(p + hop + 16) | (lds_u16(p + hop + rowb + 16) << 16);
+            r[0] = lds_u16(p), r[1] = lds_u16(p + rowb), r[2] = lds_u16(p + 16), r[3] = lds_u16(p + rowb + 16);
+            r[4] = lds_u16(p + hop), r[5] = lds_u16(p + hop + rowb), r[6] = lds_u16(p + hop + 16);
+            r[7] = lds_u16(p + hop + rowb + 16);
         } else {
-            const float v[4] = {lds_f32(p), lds_f32(p + 32), lds_f32(p + hop), lds_f32(p + hop + 32)};
+            r[0] = lds_u32(p), r[1] = lds_u32(p + 32), r[2] = lds_u32(p + hop), r[3] = lds_u32(p + hop + 32);
+        }
+    };
+    auto mk_a = [&](const uint32_t(&r)[8], uint32_t(&ab)[4], uint32_t(&as)[4], auto al_const) {
+        [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
+        if constexpr (HALF) {
+            bool words = false; /* r[0..3] are the fragment's 32-bit words as loaded (pairs) */
+            if constexpr (BI) words = AL == 1 || (AL == 2 && a.pair32);
+            if constexpr (PAIRS) words = AL == 1 || (AL == 2 && r[4] == kWordsTaken);
+            if (words && BI) {
 #pragma unroll
-            for (int e = 0; e < 4; ++e) split(v[e], ab[e], as[e]);
+                for (int e = 0; e < 4; ++e) ab[e] = r[e];
+            } else if (words) { /* PAIRS: positions 2g, 2g + 1 of two channel rows */
+                ab[0] = __byte_perm(r[0], r[1], 0x5410);
+                ab[1] = __byte_perm(r[0], r[1], 0x7632);
+                ab[2] = __byte_perm(r[2], r[3], 0x5410);
+                ab[3] = __byte_perm(r[2], r[3], 0x7632);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) ab[e] = r[2 * e] | (r[2 * e + 1] << 16);
+            }
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) split(__uint_as_float(r[e]), ab[e], as[e]);
         }
     };
 
@@ -669,11 +688,24 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int sh = j * a.dj;
                     const uint32_t wj = wb + j * BR * kRow;
                     auto ksteps = [&](auto al_const) {
+                        uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
+                        if constexpr (PREF) {
+#pragma unroll
+                            for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, 0, r[mq], al_const);
+                        }
 #pragma unroll
                         for (int kk = 0; kk < KS; ++kk) {
                             uint32_t ab[MQ][4], as[MQ][4];
+                            if constexpr (!PREF) {
 #pragma unroll
-                            for (int mq = 0; mq < MQ; ++mq) load_a(sp, mq, sh, kk, ab[mq], as[mq], al_const);
+                                for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, kk, r[mq], al_const);
+                            }
+#pragma unroll
+                            for (int mq = 0; mq < MQ; ++mq) mk_a(r[mq], ab[mq], as[mq], al_const);
+                            if (PREF && kk + 1 < KS) { /* the next k-step's loads, in flight during this one's MMAs */
+#pragma unroll
+                                for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, kk + 1, r[mq], al_const);
+                            }
                             wg_fence();
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) {
