@@ -582,9 +582,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     /* PAIRS word alignment: AL 1 = every pair of the call is one aligned word, 0 = none is, 2 = test here (A/B; r[4]
      * then tells mk_a which: kWordsTaken where the words were loaded, a 16-bit value otherwise). */
     constexpr uint32_t kWordsTaken = 0xffffffffu;
-    /* PREF: the loads run a k-step ahead, except in the 2-tile kernels where the raw registers beside two accumulator
-     * tiles made ptxas spill (split TF32; 16-bit 128x2 with position pairs or in BI mode): there they run in turn. */
-    constexpr bool PREF = !(MQ == 2 && (X3 || (HALF && BR == 128 && (PAIRS || BI))));
+    /* PREF: the loads run a k-step ahead in 16-bit, except in the 128x2 kernels with position pairs or in BI mode,
+     * where the raw registers beside two accumulator tiles made ptxas spill; elsewhere they run in turn. Run 215
+     * (means of three alternating processes, ms, ahead / in turn): KernelBench 74 fp16 0.421 / 0.439, bf16 0.417 /
+     * 0.435, hifigan_up4 bf16 0.678 / 0.692, hifigan_up2 bf16 0.725 / 0.743, codec_dec_s5 bf16 0.292 / 0.297, the
+     * stride-8 layers within 1%; but TF32 KernelBench 74 0.741 / 0.711 (its rounding adds then wait behind the
+     * MMA issue instead of the loads), so fp32 keeps them in turn. */
+    constexpr bool PREF = HALF && !(MQ == 2 && BR == 128 && (PAIRS || BI));
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (BI) {
