@@ -1561,8 +1561,9 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * tile's MMAs on their accumulator registers, long-scoreboard 2.33 -> 0.63 cycles per instruction;
      * KernelBench 64 TF32 unchanged (its staged tile does not fit beside its two stages), the stride-1
      * grad_input equal; 16-bit loses with the position pairs, KernelBench 74 0.63 vs 0.43, 64 bf16 1.05 vs 1.01).
-     * Ping-pong tiles (rs_pingpong) need a stage more than a tile's chunks: a warpgroup waiting for its next stage must find that stage's previous use filled
-     * (an mbarrier tells only the current phase from the one before). The first layout that fits wins:
+     * Ping-pong tiles (rs_pingpong) need a stage more than a tile's chunks: a warpgroup waiting for its next
+     * stage must find that stage's previous use filled (an mbarrier tells only the current phase from the one
+     * before). The first layout that fits wins:
      * ping-pong before not, then both options, resident only, staged only, neither; two stages (one
      * with allow_one_stage) at least.
      * Phase-merged forward rows (ps > 1, Session 19): direct stores as pairs of adjacent phases where they are
