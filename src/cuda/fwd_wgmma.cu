@@ -401,10 +401,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
-    /* The ring's next stage s and the parity ph of its current use (no division per chunk). */
-    auto next_stage = [&](int &s, int &ph) {
-        if (++s == a.stages) s = 0, ph ^= 1;
-    };
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
 
     if (tid == 0) {
@@ -437,13 +433,14 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 }
             }
             constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
-            int it = 0, s = 0, ph = 0; /* stage sequence number, its stage it % stages, parity (it / stages) & 1 */
+            int it = 0;
             for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
-                for (int c = 0; c < a.nchunk; ++c, ++it, next_stage(s, ph)) {
-                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ph ^ 1);
+                for (int c = 0; c < a.nchunk; ++c, ++it) {
+                    const int s = it % a.stages;
+                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
                     if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
@@ -661,9 +658,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
     for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
-        const int it0 = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
-        /* The chunk's stage and its parity, counted along (a division per chunk was 1.6% of the stall samples, run 214). */
-        int s = it0 % a.stages, ph = (it0 / a.stages) & 1;
+        int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
@@ -673,11 +668,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
             for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
 
-        for (int c = 0; c < a.nchunk; ++c, next_stage(s, ph)) {
+        for (int c = 0; c < a.nchunk; ++c, ++it) {
+            const int s = it % a.stages;
             set_bofs(c);
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
             const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
-            mbar_wait(full0 + 8 * s, ph);
+            mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
