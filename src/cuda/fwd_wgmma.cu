@@ -165,11 +165,12 @@ __device__ __forceinline__ void epi_stage(const float (&acc)[BR / 2], typename w
     }
 }
 
-/* The staged tile to y: 16-byte chunks of each output row, aligned in global memory, one warp per row
- * (8 consumer warps), lanes along it (the row's addresses computed once, no divisions in the loop). */
+/* The staged tile to y (the output, or a split's partial sums: WgArgs::ks): 16-byte chunks of each output row,
+ * aligned in global memory, one warp per row (8 consumer warps), lanes along it (the row's addresses computed once,
+ * no divisions in the loop). */
 template <int TY>
 __device__ __forceinline__ void epi_store(const typename wg_type<TY>::T *tile, const WgArgs &a, int bq, int q0, int n,
-                                          int warp, int lane, void *ybase = nullptr) {
+                                          int warp, int lane, typename wg_type<TY>::T *y) {
     typedef typename wg_type<TY>::T T;
     constexpr int VE = 16 / (int)sizeof(T);
     const int W = bq * a.ps; /* output positions per channel */
@@ -177,7 +178,6 @@ __device__ __forceinline__ void epi_store(const typename wg_type<TY>::T *tile, c
     const int64_t obase = (int64_t)q0 * a.ps - a.p;
     const int co0 = blockIdx.y * a.R;
     const int chunks = W / VE + 2;
-    T *y = static_cast<T *>(ybase ? ybase : a.y);
     const int64_t o_lo = obase > 0 ? obase : 0;
     const int64_t o_hi = obase + W < a.L_out ? obase + W : a.L_out;
     const int rows = min(a.R, a.cout - co0);
