@@ -91,6 +91,8 @@ convt1d_status convt1d_forward_cuda(const convt1d_params *p, convt1d_dtype dtype
     const convt1d_problem pr = make_problem(p, dtype, math, lout);
     const cudaStream_t s = as_cuda(stream);
     if (!force_direct()) {
+        st = convt1d_fwd_wgmma_one_phase(pr, x, w, bias, y, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         st = convt1d_fwd_phase_fused(pr, x, w, bias, y, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         st = convt1d_fwd_one_phase(pr, x, w, bias, y, s);

@@ -113,6 +113,10 @@ struct WgArgs {
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int q_tiles_pp; /* q tiles at that size */
     int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
+    /* Register-A forward of a one-phase layer (d = m*s, s >= 2; convt1d_fwd_wgmma_one_phase): the stride-1 GEMM of
+     * phase 0 (ps = 1, taps m apart, rows = channels), its outputs os = s apart at o = q*os - p, the other
+     * columns of each staged row holding the bias (staged epilogue only). 1 otherwise. */
+    int os;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -657,6 +661,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
+    int fill_key = -1; /* one-phase layers: the staged tile's bias fill (rows' shift + channels), -1 none yet */
     for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
         int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
         const int rt = (int)(tl % r_tiles);
@@ -778,14 +783,29 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
              * of the ps = 1 epilogue before Session 19) or 0 (read from a.ps). */
             auto staged = [&](auto PS) {
                 const int ps = decltype(PS)::value ? decltype(PS)::value : a.ps;
+                const int cm = decltype(PS)::value ? decltype(PS)::value : a.ps * a.os; /* columns per position */
                 constexpr int VE = 16 / (int)sizeof(T);
                 const int co0 = rt * a.R, qw0 = q0 + wgp, RT = a.R * ps;
                 const uint32_t pmag = ps > 1 ? 0xffffffffu / (uint32_t)ps + 1 : 0; /* ceil(2^32 / ps) */
                 T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * a.R * a.spitch;
-                const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * ps - a.p; /* (row 0, column 0) */
+                const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * cm - a.p; /* (row 0, column 0) */
                 const int Lm = a.L_out & (VE - 1);
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
                 named_sync(1 + wg, 128);
+                if (!decltype(PS)::value && a.os > 1) {
+                    /* One-phase layer: the columns between the outputs hold the bias. The tile keeps them across tiles
+                     * (the results rewrite only their own columns); refilled only where the rows' shifts or channels
+                     * change (KernelBench 79: once per warpgroup). */
+                    const int key = (int)(rb & (VE - 1)) + VE * co0;
+                    if (key != fill_key) {
+                        fill_key = key;
+                        for (int e = tid & 127; e < a.R * a.spitch; e += 128) {
+                            const int co = co0 + e / a.spitch;
+                            stg[e] = E::from_f(a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f);
+                        }
+                        named_sync(1 + wg, 128);
+                    }
+                }
 #pragma unroll
                 for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
@@ -800,18 +820,18 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         if (ml >= RT || co >= a.cout) continue;
                         const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                         const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
-                                                       (16 * wq + GP * g) * ps + r);
+                                                       (16 * wq + GP * g) * cm + r);
 #pragma unroll
                         for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                             for (int h = 0; h < 2; ++h)
-                                st_shared(row + (64 * mq + HP * h) * ps * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                                st_shared(row + (64 * mq + HP * h) * cm * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
                     }
                 }
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
                 named_sync(1 + wg, 128);
-                const int W = 64 * MQ * ps; /* output columns of the warpgroup's rows */
-                const int64_t c0 = (int64_t)qw0 * ps - a.p;
+                const int W = 64 * MQ * cm; /* output columns of the warpgroup's rows */
+                const int64_t c0 = (int64_t)qw0 * cm - a.p;
                 const int c_lo = c0 < 0 ? (int)-c0 : 0;
                 const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
                 for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
@@ -829,7 +849,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     for (; c < c_hi; ++c) y[er + c] = sr[c];
                 }
             };
-            if (BI || a.ps == 1)
+            if (BI || (a.ps == 1 && a.os == 1))
                 staged(std::integral_constant<int, 1>());
             else if constexpr (!BI)
                 staged(std::integral_constant<int, 0>());
@@ -1576,9 +1596,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
               !(yv && yv[0] == '0');
     const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
-    const bool stg_want = ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair);
+    /* One-phase layers (os > 1) have only the staged epilogue (it writes the columns between their outputs). */
+    const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
-    const int spitch = 64 * MQ * a.ps + 16 / es, stg_bytes = 2 * a.R * spitch * es; /* two warpgroups' tiles */
+    if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int spitch = 64 * MQ * a.ps * a.os + 16 / es, stg_bytes = 2 * a.R * spitch * es; /* two warpgroups' tiles */
     const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0;
     int64_t grid = 0;
@@ -1597,7 +1619,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
         for (int k = 0; k < 4 && pick < 0; ++k) {
             const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
-            if ((wr && !wres_ok) || (st && !stg_ok)) continue;
+            if ((wr && !wres_ok) || (st && !stg_ok) || (!st && a.os > 1)) continue;
             const int txb = (wr ? 0 : CW) + nbox * xbox;
             const int b = (txb + 1023) / 1024 * 1024;
             const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
@@ -1666,7 +1688,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
          * tap (run 166) 74 gains too: fp16 0.444 -> 0.430, bf16 0.435 -> 0.424, grad_input 1%. Phase-merged
          * layers (ps > 1, outputs ps apart) are slower with pairs. CONVT1D_WGMMA_RS_PAIRS=0 turns them off. */
         const char *pv = getenv("CONVT1D_WGMMA_RS_PAIRS");
-        a.pairs = es == 2 && a.ps == 1 && P.stride == 1 && !(pv && pv[0] == '0');
+        a.pairs = es == 2 && a.ps == 1 && (P.stride == 1 || a.os > 1) && !(pv && pv[0] == '0');
     }
     /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
      * one bulk copy per box row (x 16-byte aligned). CONVT1D_WGMMA_RS_BULK=1 takes the bulk copies even
@@ -1689,7 +1711,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         const char *gv = getenv("CONVT1D_WGMMA_RS_GROUPS");
         const int xg = tma_row_group((int64_t)L * es);
-        const bool inside = a.ps == 1 && a.p - (int64_t)(a.T - 1) * a.dj >= 0 && (int64_t)a.L_out - 1 + a.p <= L - 1;
+        const bool inside = a.ps == 1 && a.os == 1 && a.p - (int64_t)(a.T - 1) * a.dj >= 0 && (int64_t)a.L_out - 1 + a.p <= L - 1;
         /* xg <= 4: a k-step's channel rows (8 fp32, 16 16-bit) stay in one box of kBK/xg rows. */
         if (x16 && !tma_ok && cpe != '1' && bke != '1' && !(gv && gv[0] == '0') && inside && xg <= 4 &&
             cin % xg == 0 && (int64_t)xg * L < INT_MAX / 2)
@@ -1734,9 +1756,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         a.xpitch = bulk_row_pitch((int64_t)L * es, a.wcols * es, es == 4 ? 32 : 16);
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
-    const int BQ = 128 * MQ;
-    a.qa = a.p / a.ps / VE * VE; /* box starts 16-byte aligned: q0 - hal a multiple of VE */
-    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / a.ps;
+    const int BQ = 128 * MQ, cm = a.ps * a.os; /* output columns per position q: o = q*cm + r - p */
+    a.qa = a.p / cm / VE * VE; /* box starts 16-byte aligned: q0 - hal a multiple of VE */
+    const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / cm;
     const int64_t q_tiles = (q_max - a.qa + BQ) / BQ;
     if (q_tiles > INT_MAX / 2 || a.r_tiles > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.q_tiles = (int)q_tiles;
@@ -1944,9 +1966,10 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
             (ty != WG_TF32X3 || b == 64 || (b == 128 && m == 1)))
             BR = b, MQ = m, forced = true;
     }
-    /* Tries: the pick at two stages; then 64x2 (less weight room per stage); then either at one stage. */
-    const int tries[4][3] = {{BR, MQ, 0}, {64, 2, 0}, {BR, MQ, 1}, {64, 2, 1}};
-    for (int i = 0; i < 4; ++i) {
+    /* Tries: the pick at two stages; then 64x2 (less weight room per stage); then either at one stage; one-phase
+     * layers (os > 1) then 64x1 (their staged tile grows with the stride: 64x2 past s = 2 does not fit in TF32). */
+    const int tries[6][3] = {{BR, MQ, 0}, {64, 2, 0}, {BR, MQ, 1}, {64, 2, 1}, {64, 1, 0}, {64, 1, 1}};
+    for (int i = 0; i < (a.os > 1 ? 6 : 4); ++i) {
         const int br = tries[i][0], mq = tries[i][1];
         if ((forced && (br != BR || mq != MQ)) || br < a.ps) continue; /* whole channels per tile */
         a.R = br / a.ps;
@@ -1978,28 +2001,44 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
  * shape the SS kernel takes. CONVT1D_WGMMA_BR=64/128/256/128x2 overrides its tile (rows; x2: two blocks per
  * SM). CONVT1D_WGMMA_RS: unset, the register-A kernel where rs_pays() (only while CONVT1D_WGMMA is unset);
  * 0 never; 1 wherever it can take the shape. */
+namespace {
+/* The forward kinds' common limits (groups 1, sizes in their 32-bit index math, an sm_90a build on an sm_90 GPU):
+ * the operand kind, or -1 where the wgmma forwards decline. */
+int fwd_kind(const convt1d_problem &pr) {
+    const convt1d_params &P = pr.p;
+    const int ty = wg_kind(pr.dtype, pr.math);
+    if (ty < 0 || P.groups != 1 || P.batch == 0) return -1;
+    if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
+        P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.stride > 64 || P.padding > INT_MAX / 4)
+        return -1;
+    if (convt1d_sm_major() != 9 || !sm90a_built<fwd_wgmma_kernel<WG_BF16, 128, 1>>()) return -1;
+    return ty;
+}
+
+WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
+    WgArgs a;
+    a.xg = 1;
+    a.bias = bias;
+    a.y = y;
+    a.cout = (int)pr.p.out_channels;
+    a.L_out = (int)pr.out_length;
+    a.p = (int)pr.p.padding;
+    a.ps = (int)pr.p.stride;
+    a.os = 1;
+    return a;
+}
+} // namespace
+
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
     const char *ev = getenv("CONVT1D_WGMMA");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
-    const int ty = wg_kind(pr.dtype, pr.math);
-    if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (env == 0 || P.groups != 1 || P.batch == 0) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
-        P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.stride > 64 || P.padding > INT_MAX / 4)
-        return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (convt1d_sm_major() != 9 || !sm90a_built<fwd_wgmma_kernel<WG_BF16, 128, 1>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int ty = fwd_kind(pr);
+    if (env == 0 || ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
 
     const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
-    WgArgs a;
-    a.xg = 1;
-    a.bias = bias;
-    a.y = y;
-    a.cout = (int)P.out_channels;
-    a.L_out = (int)pr.out_length;
-    a.p = (int)P.padding;
-    a.ps = s;
+    WgArgs a = fwd_args(pr, bias, y);
     if (s == 1) {
         a.T = K;
         a.dj = d;
@@ -2024,6 +2063,28 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
     int BR, minb;
     pick_tile(ty, a, work, P.batch, &BR, &minb);
     return dispatch(ty, pr, x, w, a, BR, minb, K, d, P.in_channels, stream, nullptr);
+}
+
+/* One-phase layers (dilation d = m*s, s >= 2: KernelBench 79) on the register-A kernel: every tap lands on phase 0 of
+ * o = q*s - p, i.e. y[q*s - p] = sum_{ci,k} w[ci,co,k] x[q - k*m] + bias, a stride-1 GEMM over (ci, k) with the taps m
+ * apart and its outputs s apart; the staged epilogue writes whole rows, the other phases' columns holding the bias
+ * (WgArgs::os). The phase-merged form of convt1d_fwd_wgmma multiplies the empty phases' zero rows instead (run 207:
+ * KernelBench 79 TF32 1.09 ms against 0.64 on the phase-fused mma.sync kernel). CONVT1D_WGMMA_RS_OP=1 wherever it
+ * can run, 0 never; unset: not yet a default (the phase-fused kernel, fwd_phase_fused.cu, and the paths after it). */
+convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
+                                           void *y, cudaStream_t stream) {
+    const char *ev = getenv("CONVT1D_WGMMA_RS_OP");
+    const int env = ev && ev[0] ? (ev[0] != '0') : -1;
+    const convt1d_params &P = pr.p;
+    if (env != 1 || P.stride < 2 || P.dilation % P.stride != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int ty = fwd_kind(pr);
+    if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    WgArgs a = fwd_args(pr, bias, y);
+    a.ps = 1;
+    a.os = (int)P.stride;
+    a.T = (int)P.kernel_size;
+    a.dj = (int)(P.dilation / P.stride);
+    return dispatch_rs(ty, pr, x, w, a, (int)P.kernel_size, (int)P.dilation, stream);
 }
 
 /* grad_input of a strided layer (groups 1) as this forward: with k*d = j*s + b,
@@ -2052,6 +2113,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.L_out = (int)P.in_length;
     a.p = 0;
     a.ps = 1;
+    a.os = 1;
     a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
     a.dj = -1;
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -62,6 +62,12 @@ int convt1d_gcd(int a, int b);
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                  void *y, cudaStream_t stream);
 
+/* Hopper forward of one-phase layers (dilation a multiple of the stride >= 2: KernelBench 79) on the register-A
+ * kernel, phase 0 as a stride-1 GEMM whose staged rows carry the bias between its outputs (fwd_wgmma.cu).
+ * NOT_SUPPORTED, without an error, where not taken; tried before convt1d_fwd_phase_fused. */
+convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
+                                           void *y, cudaStream_t stream);
+
 /* Hopper grad_input of a strided layer (groups == 1) through the wgmma forward (fwd_wgmma.cu): where
  * rs_bi_pays(), the register-A kernel reading grad_y in place as s*C_out phase channels; else grad_y's
  * phase planes written transposed (each phase offset by the padding: no empty tap slot at d = 1), the

@@ -212,6 +212,42 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
+# One-phase layers (dilation a multiple of the stride >= 2) on the register-A kernel (convt1d_fwd_wgmma_one_phase,
+# CONVT1D_WGMMA_RS_OP=1): phase 0 as a stride-1 GEMM with its outputs s apart, the staged rows carrying the bias
+# between them. y poisoned, against float64; the kernel must run where x's rows are whole 16-byte pieces (TMA), and
+# its rows of other layers must come right from whatever path takes them (here: rows TMA cannot address, few tiles).
+OP_SHAPES = [
+    shape("kb79_like", 2, 32, 64, 3, 4096, stride=2, padding=1, dilation=2, bias=False),
+    shape("kb79_bias_many_tiles", 4, 32, 64, 3, 40000, stride=2, padding=1, dilation=2),
+    shape("s2_d4_cout40", 3, 32, 40, 3, 1000, stride=2, dilation=4),
+    shape("s3_cout3_outpad", 3, 12, 3, 3, 776, stride=3, padding=2, output_padding=1, dilation=3),
+    shape("s4_d8_outpad2", 2, 16, 24, 3, 1000, stride=4, padding=5, output_padding=2, dilation=8),
+    shape("s2_cout17_padded", 2, 24, 17, 3, 304, stride=2, padding=5, output_padding=1, dilation=2, bias=False),
+    shape("k1_three_chunks", 2, 96, 64, 1, 504, stride=2, output_padding=1, dilation=2),
+    shape("rows_shift_per_sample", 40, 8, 3, 2, 2048, stride=2, dilation=2),
+    shape("cout300_row_tiles", 2, 64, 300, 2, 2048, stride=2, dilation=2),
+    shape("padding_eats_edges", 2, 8, 8, 3, 200, stride=2, padding=7, dilation=2),
+    shape("odd_length_declines", 2, 40, 100, 3, 1001, stride=2, padding=1, dilation=2),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", OP_SHAPES, ids=[c["name"] for c in OP_SHAPES])
+def test_wgmma_rs_one_phase(c, dtype, tol, tf32, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_OP", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    es = torch.tensor([], dtype=dtype).element_size()
+    if c["L"] * es % 16 == 0:
+        assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+        assert not any("phase_fused" in n for n in names), names
+    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+
+
 def grad_input_profiled(c, dtype):
     """grad_x of a fresh random layer c, taken under the profiler: (names of the kernels that ran, grad_x, grad_x in
     float64, a function that takes grad_x again from the same inputs)."""
