@@ -117,6 +117,7 @@ struct WgArgs {
      * phase 0 (ps = 1, taps m apart, rows = channels), its outputs os = s apart at o = q*os - p, the other
      * columns of each staged row holding the bias (staged epilogue only). 1 otherwise. */
     int os;
+    int ehalf;   /* staged epilogue: each warpgroup's rows written and sent in two halves (CONVT1D_WGMMA_RS_EPI_HALVES) */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -352,6 +353,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * The fragments are read with ld.shared from 32-bit addresses and the waits sleep (suspend-time hint):
  * as generic loads and polling waits the kernel was issue-bound (run 46). */
 constexpr int kThreadsRS = 3 * 128;
+constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 136 of its 1024) */
 
 
 template <int TY, int BR, int MQ, bool BI, bool PAIRS>
@@ -414,6 +416,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
         }
         if (a.wres) mbar_init(wbar, 1);
+        if (a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
+            reinterpret_cast<int *>(sm + a.bar_off + kFillKeyOff)[0] = -1;
+            reinterpret_cast<int *>(sm + a.bar_off + kFillKeyOff)[1] = -1;
+        }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
@@ -661,7 +667,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
-    int fill_key = -1; /* one-phase layers: the staged tile's bias fill (rows' shift + channels), -1 none yet */
     for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
         int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
         const int rt = (int)(tl % r_tiles);
@@ -782,78 +787,112 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* PS: the phases per channel as a compile-time 1 (every stride-1 layer and the grad_input: the code
              * of the ps = 1 epilogue before Session 19) or 0 (read from a.ps). */
             auto staged = [&](auto PS) {
-                const int ps = decltype(PS)::value ? decltype(PS)::value : a.ps;
-                const int cm = decltype(PS)::value ? decltype(PS)::value : a.ps * a.os; /* columns per position */
+                constexpr bool PS1 = decltype(PS)::value == 1;
+                const int ps = PS1 ? 1 : a.ps;
+                const int cm = PS1 ? 1 : a.ps * a.os; /* columns per position */
                 constexpr int VE = 16 / (int)sizeof(T);
                 const int co0 = rt * a.R, qw0 = q0 + wgp, RT = a.R * ps;
                 const uint32_t pmag = ps > 1 ? 0xffffffffu / (uint32_t)ps + 1 : 0; /* ceil(2^32 / ps) */
                 T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * a.R * a.spitch;
                 const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * cm - a.p; /* (row 0, column 0) */
                 const int Lm = a.L_out & (VE - 1);
-                asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-                named_sync(1 + wg, 128);
-                if (!decltype(PS)::value && a.os > 1) {
-                    /* One-phase layer: the columns between the outputs hold the bias. The tile keeps them across tiles
-                     * (the results rewrite only their own columns); refilled only where the rows' shifts or channels
-                     * change (KernelBench 79: once per warpgroup). */
-                    const int key = (int)(rb & (VE - 1)) + VE * co0;
-                    if (key != fill_key) {
-                        fill_key = key;
-                        for (int e = tid & 127; e < a.R * a.spitch; e += 128) {
-                            const int co = co0 + e / a.spitch;
-                            stg[e] = E::from_f(a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f);
-                        }
-                        named_sync(1 + wg, 128);
-                    }
-                }
-#pragma unroll
-                for (int i = 0; i < BR / 8; ++i) {
-#pragma unroll
-                    for (int u = 0; u < 2; ++u) {
-                        const int ml = i * 8 + 2 * t + u;
-                        int col = ml, r = 0;
-                        if (ps > 1) {
-                            col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps */
-                            r = ml - col * ps;
-                        }
-                        const int co = co0 + col;
-                        if (ml >= RT || co >= a.cout) continue;
-                        const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                        const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
-                                                       (16 * wq + GP * g) * cm + r);
-#pragma unroll
-                        for (int mq = 0; mq < MQ; ++mq)
-#pragma unroll
-                            for (int h = 0; h < 2; ++h)
-                                st_shared(row + (64 * mq + HP * h) * cm * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
-                    }
-                }
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-                named_sync(1 + wg, 128);
                 const int W = 64 * MQ * cm; /* output columns of the warpgroup's rows */
                 const int64_t c0 = (int64_t)qw0 * cm - a.p;
                 const int c_lo = c0 < 0 ? (int)-c0 : 0;
                 const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
-                for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
-                    const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
-                    const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
-                    int c = c_lo;
-                    for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
-                    const int nb = (c_hi - c) / VE * VE;
-                    if (nb > 0) {
-                        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
-                                     "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
-                                     : "memory");
-                        c += nb;
+                /* One-phase layer (os > 1): the columns between the outputs hold the bias. The tile keeps them across
+                 * tiles (the results rewrite only their own columns); refilled where the rows' shifts or channels
+                 * change (KernelBench 79: once per warpgroup). The last fill's key sits in shared memory (as a
+                 * register live across the loop it made the 16-bit 128x2 kernels spill); read before the barrier
+                 * below, written after it. */
+                int *fkey = reinterpret_cast<int *>(sm + a.bar_off + kFillKeyOff) + wg;
+                const int key = (int)(rb & (VE - 1)) + VE * co0;
+                const bool refill = !PS1 && !PAIRS && a.os > 1 && *fkey != key; /* one-phase layers take no pairs */
+                /* Halves (WgArgs::ehalf): rows [0, R/2) are written and sent, then rows [R/2, R), each after the copies
+                 * that read them last time (wait_group.read 1: this thread's one newer group may still be reading), so
+                 * one half's copies drain while the other half is written. The halves are the accumulator's first and
+                 * last BR/16 row groups: whole channels where ps divides BR/2. The rows are not yet written when a
+                 * half's wait returns only if every thread waits: each sends rows lo + (tid & 127), and so its own. */
+                auto write_rows = [&](auto i_lo, auto i_hi) {
+#pragma unroll
+                    for (int i = decltype(i_lo)::value; i < decltype(i_hi)::value; ++i) {
+#pragma unroll
+                        for (int u = 0; u < 2; ++u) {
+                            const int ml = i * 8 + 2 * t + u;
+                            int col = ml, r = 0;
+                            if (ps > 1) {
+                                col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps */
+                                r = ml - col * ps;
+                            }
+                            const int co = co0 + col;
+                            if (ml >= RT || co >= a.cout) continue;
+                            const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                            const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
+                                                           (16 * wq + GP * g) * cm + r);
+#pragma unroll
+                            for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                                for (int h = 0; h < 2; ++h)
+                                    st_shared(row + (64 * mq + HP * h) * cm * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                        }
                     }
-                    for (; c < c_hi; ++c) y[er + c] = sr[c];
+                    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                    named_sync(1 + wg, 128);
+                };
+                /* Rows [lo, hi) of the tile to y: one bulk copy per row's aligned middle, its ends by plain stores. */
+                auto send_rows = [&](int lo, int hi) {
+                    hi = min(hi, a.cout - co0);
+                    for (int ml = lo + (tid & 127); ml < hi && c_lo < c_hi; ml += 128) {
+                        const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
+                        const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
+                        int c = c_lo;
+                        for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
+                        const int nb = (c_hi - c) / VE * VE;
+                        if (nb > 0) {
+                            asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
+                                         "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
+                                         : "memory");
+                            c += nb;
+                        }
+                        for (; c < c_hi; ++c) y[er + c] = sr[c];
+                    }
+                    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+                };
+                auto fill = [&]() {
+                    if (!refill) return;
+                    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+                    named_sync(1 + wg, 128);
+                    if ((tid & 127) == 0) *fkey = key;
+                    for (int e = tid & 127; e < a.R * a.spitch; e += 128) {
+                        const int co = co0 + e / a.spitch;
+                        stg[e] = E::from_f(a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f);
+                    }
+                    named_sync(1 + wg, 128);
+                };
+                /* Only in kernels with at most 128 accumulator registers per thread: with more, ptxas spilled. */
+                constexpr bool kHalves = (X3 ? 2 : 1) * MQ * BR <= 128;
+                if (kHalves && a.ehalf && (PS1 || (BR / 2) % ps == 0)) {
+                    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+                    named_sync(1 + wg, 128);
+                    fill();
+                    write_rows(std::integral_constant<int, 0>(), std::integral_constant<int, BR / 16>());
+                    send_rows(0, a.R / 2);
+                    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+                    named_sync(1 + wg, 128);
+                    write_rows(std::integral_constant<int, BR / 16>(), std::integral_constant<int, BR / 8>());
+                    send_rows(a.R / 2, a.R);
+                } else {
+                    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+                    named_sync(1 + wg, 128);
+                    fill();
+                    write_rows(std::integral_constant<int, 0>(), std::integral_constant<int, BR / 8>());
+                    send_rows(0, a.R);
                 }
             };
             if (BI || (a.ps == 1 && a.os == 1))
                 staged(std::integral_constant<int, 1>());
             else if constexpr (!BI)
                 staged(std::integral_constant<int, 0>());
-            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
             continue;
         }
         /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
@@ -1637,6 +1676,12 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.stages = stages;
     a.wr_off = a.stages * a.sb;
     a.stg_off = staged ? a.wr_off + (a.wres ? (int)wres_bytes : 0) : -1;
+    {
+        /* The staged rows in two halves, one draining while the other is written (CONVT1D_WGMMA_RS_EPI_HALVES=0: the
+         * whole tile after all of its previous copies, as before session 21). */
+        const char *hv = getenv("CONVT1D_WGMMA_RS_EPI_HALVES");
+        a.ehalf = !(hv && hv[0] == '0');
+    }
     a.spitch = spitch;
     a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
     const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
@@ -1688,7 +1733,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
          * tap (run 166) 74 gains too: fp16 0.444 -> 0.430, bf16 0.435 -> 0.424, grad_input 1%. Phase-merged
          * layers (ps > 1, outputs ps apart) are slower with pairs. CONVT1D_WGMMA_RS_PAIRS=0 turns them off. */
         const char *pv = getenv("CONVT1D_WGMMA_RS_PAIRS");
-        a.pairs = es == 2 && a.ps == 1 && (P.stride == 1 || a.os > 1) && !(pv && pv[0] == '0');
+        a.pairs = es == 2 && a.ps == 1 && P.stride == 1 && !(pv && pv[0] == '0');
     }
     /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
      * one bulk copy per box row (x 16-byte aligned). CONVT1D_WGMMA_RS_BULK=1 takes the bulk copies even
