@@ -117,7 +117,6 @@ struct WgArgs {
      * phase 0 (ps = 1, taps m apart, rows = channels), its outputs os = s apart at o = q*os - p, the other
      * columns of each staged row holding the bias (staged epilogue only). 1 otherwise. */
     int os;
-    int ehalf;   /* staged epilogue: each warpgroup's rows written and sent in two halves (CONVT1D_WGMMA_RS_EPI_HALVES) */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -804,95 +803,64 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                  * tiles (the results rewrite only their own columns); refilled where the rows' shifts or channels
                  * change (KernelBench 79: once per warpgroup). The last fill's key sits in shared memory (as a
                  * register live across the loop it made the 16-bit 128x2 kernels spill); read before the barrier
-                 * below, written after it. */
+                 * below, written after it. Position pairs are never taken there (run_rs), so their kernels leave it out. */
                 int *fkey = reinterpret_cast<int *>(sm + a.bar_off + kFillKeyOff) + wg;
                 const int key = (int)(rb & (VE - 1)) + VE * co0;
                 const bool refill = !PS1 && !PAIRS && a.os > 1 && *fkey != key; /* one-phase layers take no pairs */
-                /* Halves (WgArgs::ehalf): rows [0, R/2) are written and sent, then rows [R/2, R), each after the copies
-                 * that read them last time (wait_group.read 1: this thread's one newer group may still be reading), so
-                 * one half's copies drain while the other half is written. The halves are the accumulator's first and
-                 * last BR/16 row groups: whole channels where ps divides BR/2. The rows are not yet written when a
-                 * half's wait returns only if every thread waits: each sends rows lo + (tid & 127), and so its own. */
-                auto write_rows = [&](auto i_lo, auto i_hi) {
-#pragma unroll
-                    for (int i = decltype(i_lo)::value; i < decltype(i_hi)::value; ++i) {
-#pragma unroll
-                        for (int u = 0; u < 2; ++u) {
-                            const int ml = i * 8 + 2 * t + u;
-                            int col = ml, r = 0;
-                            if (ps > 1) {
-                                col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps */
-                                r = ml - col * ps;
-                            }
-                            const int co = co0 + col;
-                            if (ml >= RT || co >= a.cout) continue;
-                            const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                            const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
-                                                           (16 * wq + GP * g) * cm + r);
-#pragma unroll
-                            for (int mq = 0; mq < MQ; ++mq)
-#pragma unroll
-                                for (int h = 0; h < 2; ++h)
-                                    st_shared(row + (64 * mq + HP * h) * cm * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
-                        }
-                    }
-                    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-                    named_sync(1 + wg, 128);
-                };
-                /* Rows [lo, hi) of the tile to y: one bulk copy per row's aligned middle, its ends by plain stores. */
-                auto send_rows = [&](int lo, int hi) {
-                    hi = min(hi, a.cout - co0);
-                    for (int ml = lo + (tid & 127); ml < hi && c_lo < c_hi; ml += 128) {
-                        const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
-                        const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
-                        int c = c_lo;
-                        for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
-                        const int nb = (c_hi - c) / VE * VE;
-                        if (nb > 0) {
-                            asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
-                                         "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
-                                         : "memory");
-                            c += nb;
-                        }
-                        for (; c < c_hi; ++c) y[er + c] = sr[c];
-                    }
-                    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-                };
-                auto fill = [&]() {
-                    if (!refill) return;
-                    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-                    named_sync(1 + wg, 128);
+                asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+                named_sync(1 + wg, 128);
+                if (refill) {
                     if ((tid & 127) == 0) *fkey = key;
                     for (int e = tid & 127; e < a.R * a.spitch; e += 128) {
                         const int co = co0 + e / a.spitch;
                         stg[e] = E::from_f(a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f);
                     }
                     named_sync(1 + wg, 128);
-                };
-                /* Only in kernels with at most 128 accumulator registers per thread: with more, ptxas spilled. */
-                constexpr bool kHalves = (X3 ? 2 : 1) * MQ * BR <= 128;
-                if (kHalves && a.ehalf && (PS1 || (BR / 2) % ps == 0)) {
-                    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
-                    named_sync(1 + wg, 128);
-                    fill();
-                    write_rows(std::integral_constant<int, 0>(), std::integral_constant<int, BR / 16>());
-                    send_rows(0, a.R / 2);
-                    asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
-                    named_sync(1 + wg, 128);
-                    write_rows(std::integral_constant<int, BR / 16>(), std::integral_constant<int, BR / 8>());
-                    send_rows(a.R / 2, a.R);
-                } else {
-                    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-                    named_sync(1 + wg, 128);
-                    fill();
-                    write_rows(std::integral_constant<int, 0>(), std::integral_constant<int, BR / 8>());
-                    send_rows(0, a.R);
+                }
+#pragma unroll
+                for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+                    for (int u = 0; u < 2; ++u) {
+                        const int ml = i * 8 + 2 * t + u;
+                        int col = ml, r = 0;
+                        if (ps > 1) {
+                            col = (int)__umulhi((uint32_t)ml, pmag); /* ml / ps */
+                            r = ml - col * ps;
+                        }
+                        const int co = co0 + col;
+                        if (ml >= RT || co >= a.cout) continue;
+                        const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                        const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
+                                                       (16 * wq + GP * g) * cm + r);
+#pragma unroll
+                        for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                            for (int h = 0; h < 2; ++h)
+                                st_shared(row + (64 * mq + HP * h) * cm * (int)sizeof(T), E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                    }
+                }
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                named_sync(1 + wg, 128);
+                for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
+                    const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
+                    const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
+                    int c = c_lo;
+                    for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
+                    const int nb = (c_hi - c) / VE * VE;
+                    if (nb > 0) {
+                        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
+                                     "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
+                                     : "memory");
+                        c += nb;
+                    }
+                    for (; c < c_hi; ++c) y[er + c] = sr[c];
                 }
             };
             if (BI || (a.ps == 1 && a.os == 1))
                 staged(std::integral_constant<int, 1>());
             else if constexpr (!BI)
                 staged(std::integral_constant<int, 0>());
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
             continue;
         }
         /* Direct: row m = (co, r) = (m / ps, m % ps) writes output o = q*ps + r - p. */
@@ -1646,7 +1614,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
     const bool pp_forced = ppv && ppv[0] == '1';
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
-    for (int p = rs_pingpong(MQ, !BI && a.ps == 1); p >= 0 && pick < 0; --p) {
+    /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
+    for (int p = rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
         const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
         grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
         const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
@@ -1676,12 +1645,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.stages = stages;
     a.wr_off = a.stages * a.sb;
     a.stg_off = staged ? a.wr_off + (a.wres ? (int)wres_bytes : 0) : -1;
-    {
-        /* The staged rows in two halves, one draining while the other is written (CONVT1D_WGMMA_RS_EPI_HALVES=0: the
-         * whole tile after all of its previous copies, as before session 21). */
-        const char *hv = getenv("CONVT1D_WGMMA_RS_EPI_HALVES");
-        a.ehalf = !(hv && hv[0] == '0');
-    }
     a.spitch = spitch;
     a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
     const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
@@ -2114,16 +2077,20 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
  * o = q*s - p, i.e. y[q*s - p] = sum_{ci,k} w[ci,co,k] x[q - k*m] + bias, a stride-1 GEMM over (ci, k) with the taps m
  * apart and its outputs s apart; the staged epilogue writes whole rows, the other phases' columns holding the bias
  * (WgArgs::os). The phase-merged form of convt1d_fwd_wgmma multiplies the empty phases' zero rows instead (run 207:
- * KernelBench 79 TF32 1.09 ms against 0.64 on the phase-fused mma.sync kernel). CONVT1D_WGMMA_RS_OP=1 wherever it
- * can run, 0 never; unset: not yet a default (the phase-fused kernel, fwd_phase_fused.cu, and the paths after it). */
+ * KernelBench 79 TF32 1.09 ms against 0.64 on the phase-fused mma.sync kernel).
+ * Taken by default in split TF32 with 4M output elements or more (runs 218-219, KernelBench 79, ms, this / the
+ * phase-fused kernel: strict 0.658-0.660 / 0.822-0.827; but TF32 0.664-0.670 / 0.639, bf16 0.435 / 0.335, so those
+ * stay there). CONVT1D_WGMMA_RS_OP=1 wherever it can run, 0 never. */
 convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                            void *y, cudaStream_t stream) {
     const char *ev = getenv("CONVT1D_WGMMA_RS_OP");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
-    if (env != 1 || P.stride < 2 || P.dilation % P.stride != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env == 0 || P.stride < 2 || P.dilation % P.stride != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int ty = fwd_kind(pr);
     if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env < 0 && (ty != WG_TF32X3 || P.batch * P.out_channels * pr.out_length < ((int64_t)4 << 20)))
+        return CONVT1D_ERROR_NOT_SUPPORTED;
     WgArgs a = fwd_args(pr, bias, y);
     a.ps = 1;
     a.os = (int)P.stride;

@@ -248,6 +248,24 @@ def test_wgmma_rs_one_phase(c, dtype, tol, tf32, monkeypatch):
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+def test_wgmma_rs_one_phase_default(dtype, tol, tf32):
+    # As shipped: split TF32 (TF32 off) takes the register-A one-phase forward from 4M output elements; TF32 and 16-bit
+    # keep the phase-fused mma.sync kernel (runs 218-219). Below 4M neither takes the layer (16-bit may then run the
+    # phase-merged register-A forward: same kernel name, so only the phase-fused kernel's absence is checked there).
+    torch.backends.cudnn.allow_tf32 = tf32
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    for c, big in ((OP_SHAPES[1], True), (OP_SHAPES[0], False)):
+        x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+        out = {}
+        names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+        if big:
+            assert any("fwd_wgmma_rs_kernel" in n for n in names) == (not tf32), names
+        assert any("fwd_phase_fused" in n for n in names) == (big and tf32), names
+        assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+
+
 def grad_input_profiled(c, dtype):
     """grad_x of a fresh random layer c, taken under the profiler: (names of the kernels that ran, grad_x, grad_x in
     float64, a function that takes grad_x again from the same inputs)."""
