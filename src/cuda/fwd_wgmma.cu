@@ -2089,8 +2089,12 @@ convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void
     if (env == 0 || P.stride < 2 || P.dilation % P.stride != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int ty = fwd_kind(pr);
     if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (env < 0 && (ty != WG_TF32X3 || P.batch * P.out_channels * pr.out_length < ((int64_t)4 << 20)))
-        return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env < 0) {
+        /* Not where a test or an A/B pins the phase-fused or the scatter path (their switches set). */
+        const char *fv = getenv("CONVT1D_FWD_FUSED"), *pv = getenv("CONVT1D_FWD_PHASE");
+        if (ty != WG_TF32X3 || P.batch * P.out_channels * pr.out_length < ((int64_t)4 << 20) || (fv && fv[0]) || (pv && pv[0]))
+            return CONVT1D_ERROR_NOT_SUPPORTED;
+    }
     WgArgs a = fwd_args(pr, bias, y);
     a.ps = 1;
     a.os = (int)P.stride;

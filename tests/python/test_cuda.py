@@ -443,7 +443,7 @@ FWD_FUSED = [
 ]
 
 
-def fused_expected(c, half, forced):
+def fused_expected(c, half, forced, strict=False):
     """The test's own statement of the fused kernel's rules: groups 1, C_out <= 64, taps on one phase
     (stride 1, or dilation a multiple of the stride), at most 12 k-steps of 8 (fp32) / 16 (16-bit) input
     channels x one tap (8 k-steps in 16-bit), tap spread (K-1)*m <= 32, input rows of whole 16-byte pieces (L a multiple of 4 /
@@ -452,6 +452,10 @@ def fused_expected(c, half, forced):
     if c["groups"] != 1 or c["Cout"] > 64 or (s > 1 and d % s) or (s == 1 and not forced):
         return False
     if not forced and c["N"] * c["Cout"] * out_len(c) < 1 << 22:  # small outputs: latency-bound, not taken
+        return False
+    # Split TF32 at stride >= 2 on Hopper: the register-A one-phase forward comes first (session 21), where x's rows
+    # are whole 16-byte pieces.
+    if not forced and strict and s > 1 and torch.cuda.get_device_capability()[0] == 9 and c["L"] % 4 == 0:
         return False
     m = d if s == 1 else d // s
     cb = -(-c["Cin"] // (16 if half else 8))
@@ -476,7 +480,7 @@ def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
     out = {}
     names = kernels_run(lambda: out.setdefault("y", convt1d.conv_transpose1d(xd, wd, bd, **kwargs(c))))
     y = out["y"]
-    expected = fused_expected(c, mode in ("f16", "bf16"), pick == "forced")
+    expected = fused_expected(c, mode in ("f16", "bf16"), pick == "forced", mode == "strict")
     assert any("fwd_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(y).all()
     assert rel_err(y, ref(x, w, b, c)) <= tol
