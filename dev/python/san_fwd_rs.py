@@ -6,7 +6,8 @@ grouped_rows, grouped_rows_x4; odd_rows: odd lengths, rows at odd 16-bit offsets
 odd_rows_pairs: the same with 16-bit position pairs), and the
 strided grad_input reading grad_y in place (BI mode; stride 5: chunks holding partial grad_y rows; s4_wide:
 even stride, padding and length, so 16-bit fragment pairs load as words).
-Prints the worst relative error per case."""
+With CONVT1D_WGMMA_RS_OP=1 in the environment the one-phase layer (kb79ish) takes the register-A kernel's one-phase
+form (outputs s apart in the staged rows; session 21). Prints the worst relative error per case."""
 import os
 import sys
 
