@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mutex>
 #include <type_traits>
 
 #include "bwd_input_planes.cuh" /* convt1d_pl_gcd */
@@ -1538,7 +1539,7 @@ int rs_pingpong(int MQ, bool fwd_stride1) {
  * for a full grid and for one rounded to whole row tiles, as resident weights round it), the first output it would write,
  * o_lo = q*ps - p, is returned and convt1d_fwd_edge writes o >= o_lo; else -1. Strided (phase-merged) layers only,
  * whose tiles are 128*MQ positions (no ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever it applies. */
-int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max) {
+int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool beside) {
     const char *ev = getenv("CONVT1D_WGMMA_RS_EDGE");
     const int env = ev && ev[0] ? ev[0] != '0' : -1;
     if (env == 0 || a.ps < 2 || a.q_tiles < 2 || pr.p.groups != 1 || pr.dtype == CONVT1D_F64) return -1;
@@ -1560,7 +1561,9 @@ int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t
     const int64_t unit = a.R * a.ps; /* rows per tile */
     const int64_t mult = pr.dtype != CONVT1D_F32 ? 1 : pr.math == CONVT1D_MATH_STRICT_FP32 ? 3 : 2;
     const int64_t round_work = unit * 128 * MQ * pr.p.in_channels * a.T * mult;
-    if (env < 0 && (saved < 1 || saved * round_work < ((int64_t)96 << 20))) return -1;
+    /* Run beside the main kernel (edge_launch: on the SMs its last, partial round leaves idle) the edge kernel costs
+     * little, so one saved round is enough; after it, the rule above. */
+    if (env < 0 && (saved < 1 || (!beside && saved * round_work < ((int64_t)96 << 20)))) return -1;
     const int64_t o_lo = q_last * a.ps - a.p;
     return o_lo < 0 ? 0 : o_lo;
 }
@@ -1675,6 +1678,72 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     return CONVT1D_SUCCESS;
 }
 
+/* The edge kernel (convt1d_fwd_edge) beside the register-A forward instead of after it (session 21): on a second
+ * stream that waits for everything before the forward's launch, joined back before anything after it, so its blocks
+ * take the SMs that the forward's last, partial round leaves idle (its 1024-thread blocks cannot share an SM with the
+ * forward's). Not while the stream is being captured into a CUDA graph (the edge then runs after the forward on the
+ * same stream, as before). CONVT1D_WGMMA_RS_EDGE_BESIDE=0: always after (A/B). */
+struct EdgeBeside {
+    bool on = false;
+    cudaEvent_t fork = nullptr;
+};
+
+cudaStream_t side_stream() {
+    static std::mutex mu;
+    static cudaStream_t streams[64];
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return nullptr;
+    std::lock_guard<std::mutex> lock(mu);
+    if (!streams[dev] && cudaStreamCreateWithFlags(&streams[dev], cudaStreamNonBlocking) != cudaSuccess) {
+        cudaGetLastError();
+        streams[dev] = nullptr;
+    }
+    return streams[dev];
+}
+
+bool edge_beside_wanted(cudaStream_t stream) {
+    const char *v = getenv("CONVT1D_WGMMA_RS_EDGE_BESIDE");
+    if (v && v[0] == '0') return false;
+    cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    return cudaStreamIsCapturing(stream, &cs) == cudaSuccess && cs == cudaStreamCaptureStatusNone && side_stream();
+}
+
+/* Just before the forward's launch (after its packing pass): the point the side stream starts from. */
+void edge_fork(EdgeBeside &eb, cudaStream_t stream) {
+    if (!eb.on) return;
+    if (cudaEventCreateWithFlags(&eb.fork, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventRecord(eb.fork, stream) != cudaSuccess) {
+        cudaGetLastError();
+        if (eb.fork) cudaEventDestroy(eb.fork);
+        eb.fork = nullptr;
+        eb.on = false;
+    }
+}
+
+/* The edge columns o >= o_lo: beside the forward where forked, else after it on the same stream. */
+convt1d_status edge_launch(EdgeBeside &eb, const convt1d_problem &pr, const void *x, const void *w, const void *bias,
+                           void *y, int64_t o_lo, cudaStream_t stream) {
+    if (!eb.on) return convt1d_fwd_edge(pr, x, w, bias, y, o_lo, stream);
+    cudaStream_t side = side_stream();
+    cudaEvent_t join = nullptr;
+    convt1d_status st = CONVT1D_SUCCESS;
+    if (cudaStreamWaitEvent(side, eb.fork, 0) != cudaSuccess || cudaEventCreateWithFlags(&join, cudaEventDisableTiming) != cudaSuccess) {
+        cudaGetLastError();
+        st = convt1d_fwd_edge(pr, x, w, bias, y, o_lo, stream);
+    } else {
+        st = convt1d_fwd_edge(pr, x, w, bias, y, o_lo, side);
+        /* Joined back whatever the launch said: the caller's stream must not run ahead of the side stream. */
+        if (cudaEventRecord(join, side) != cudaSuccess || cudaStreamWaitEvent(stream, join, 0) != cudaSuccess) {
+            cudaGetLastError();
+            cudaStreamSynchronize(side);
+        }
+    }
+    cudaEventDestroy(eb.fork); /* released once recorded work completes */
+    if (join) cudaEventDestroy(join);
+    eb.fork = nullptr;
+    return st;
+}
+
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
  * read in place (TMA, or bulk copies per row where TMA cannot address the rows). NOT_SUPPORTED (nothing
  * launched) where x is not 16-byte aligned (and the cp.async fallback cannot take it), the taps spread
@@ -1772,8 +1841,11 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.q_tiles = (int)q_tiles;
     a.q_tiles_pp = (int)((q_max - a.qa + BQ / 2) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
-    const int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max);
+    EdgeBeside eb;
+    eb.on = edge_beside_wanted(stream);
+    const int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, eb.on);
     if (o_lo >= 0) --a.q_tiles; /* its positions' outputs, o >= o_lo, come from convt1d_fwd_edge below */
+    eb.on = eb.on && o_lo >= 0;
     const convt1d_status st =
         rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
@@ -1781,10 +1853,15 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                                            make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg));
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
-                                    return pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
+                                    const cudaError_t e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
+                                    if (e == cudaSuccess) edge_fork(eb, stream);
+                                    return e;
                                 });
-    if (st != CONVT1D_SUCCESS || o_lo < 0) return st;
-    return convt1d_fwd_edge(pr, x, w, a.bias, a.y, o_lo, stream);
+    if (st != CONVT1D_SUCCESS || o_lo < 0) {
+        if (eb.fork) cudaEventDestroy(eb.fork);
+        return st;
+    }
+    return edge_launch(eb, pr, x, w, a.bias, a.y, o_lo, stream);
 }
 
 /* The strided grad_input stages grad_y by bulk copies where grad_y is 16-byte aligned (CONVT1D_WGMMA_RS_BULK=0:

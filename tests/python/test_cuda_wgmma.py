@@ -670,22 +670,52 @@ EDGE = [  # L = 256: plane positions 0..256, so the last tile holds one at 128 a
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
-@pytest.mark.parametrize("edge", ["forced", "off"])
+@pytest.mark.parametrize("edge", ["forced", "forced_after", "off"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", EDGE, ids=[c["name"] for c in EDGE])
 def test_wgmma_rs_edge(c, dtype, tol, tf32, edge, monkeypatch):
+    # forced: the edge kernel beside the forward on a second stream (session 21); forced_after: after it on the same one
     torch.backends.cudnn.allow_tf32 = tf32
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
-    monkeypatch.setenv("CONVT1D_WGMMA_RS_EDGE", "1" if edge == "forced" else "0")
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_EDGE", "0" if edge == "off" else "1")
+    if edge == "forced_after":
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_EDGE_BESIDE", "0")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     out = {}
     names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    assert any("fwd_edge_kernel" in n for n in names) == (edge == "forced"), names
+    assert any("fwd_edge_kernel" in n for n in names) == (edge != "off"), names
     y = out["y"]
     assert y.dtype == dtype and torch.isfinite(y).all()
     assert rel_err(y, ref(x, w, b, c)) <= tol
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
+@pytest.mark.parametrize("dtype,tol", [(torch.bfloat16, 1e-2), (torch.float32, 5e-3)])
+def test_wgmma_rs_edge_in_cuda_graph(dtype, tol, monkeypatch):
+    # The edge kernel's second stream is forked and joined in stream order: an eager call followed by work on the
+    # caller's stream sees every column, and inside a CUDA graph capture the edge runs on the captured stream; the
+    # graph replayed on new inputs.
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_EDGE", "1")
+    torch.backends.cudnn.allow_tf32 = True
+    c = EDGE[0]
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda")
+    y_eager = convt1d.conv_transpose1d(x, w, b, **kwargs(c)) * 1.0  # the multiply runs on the caller's stream
+    assert rel_err(y_eager, ref(x, w, b, c)) <= tol
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        convt1d.conv_transpose1d(x, w, b, **kwargs(c))  # warm-up outside the capture
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = convt1d.conv_transpose1d(x, w, b, **kwargs(c))
+    x.copy_(torch.randn_like(x))
+    g.replay()
+    torch.cuda.synchronize()
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
