@@ -118,7 +118,6 @@ struct WgArgs {
      * phase 0 (ps = 1, taps m apart, rows = channels), its outputs os = s apart at o = q*os - p, the other
      * columns of each staged row holding the bias (staged epilogue only). 1 otherwise. */
     int os;
-    int minb;    /* register-A forward: blocks per SM (2: 64x1 tiles, no pairs; CONVT1D_WGMMA_RS_MINB, experiment) */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -357,9 +356,8 @@ constexpr int kThreadsRS = 3 * 128;
 constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 136 of its 1024) */
 
 
-/* MINB = 2: two blocks per SM (half the shared memory and registers each; WgArgs::minb), 64x1 tiles only. */
-template <int TY, int BR, int MQ, bool BI, bool PAIRS, int MINB = 1>
-__global__ void __launch_bounds__(kThreadsRS, MINB)
+template <int TY, int BR, int MQ, bool BI, bool PAIRS>
+__global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
     typedef wg_type<TY> E;
@@ -427,12 +425,7 @@ __global__ void __launch_bounds__(kThreadsRS, MINB)
     __syncthreads();
 
     if (warp >= 8) {
-        /* One block per SM: 168 registers a thread at launch, the producer keeps 56, the consumers take 224. Two: 80 at
-         * launch, 24 and 104 (128*24 + 256*104 <= 384*80; asking for more than the block holds would wait forever). */
-        if constexpr (MINB == 1)
-            asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
-        else
-            asm volatile("setmaxnreg.dec.sync.aligned.u32 24;" ::: "memory");
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 56;" ::: "memory");
         /* Producer: for every tile, stage = channel chunk c: every tap's weights (TMA), then the MQ input
          * boxes (TMA, or 8-byte cp.async by the 4 producer warps into the same dense layout). */
         const int ptid = tid - 256;
@@ -534,10 +527,7 @@ __global__ void __launch_bounds__(kThreadsRS, MINB)
         }
         return;
     }
-    if constexpr (MINB == 1)
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
-    else
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 104;" ::: "memory");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 224;" ::: "memory");
 
     const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
     /* Tile mq of this warpgroup: tile positions pb = wgp + 64*mq .. +64, in box pb / 128; the
@@ -1364,9 +1354,6 @@ cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgAr
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
             return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
-    if constexpr (!BI && BR == 64 && MQ == 1)
-        if (a.minb == 2)
-            return launch_big_smem<fwd_wgmma_rs_kernel<TY, 64, 1, false, false, 2>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
     return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
 }
 
@@ -1625,14 +1612,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int spitch = 64 * MQ * a.ps * a.os + 16 / es, stg_bytes = 2 * a.R * spitch * es; /* two warpgroups' tiles */
     const int need = allow_one_stage ? 1 : 2;
-    {
-        /* Two blocks per SM (CONVT1D_WGMMA_RS_MINB=2): the forward's 64x1 tiles without position pairs, each block in
-         * half of the SM's shared memory (228 KB less 1 KB per block) and registers. */
-        const char *mv = getenv("CONVT1D_WGMMA_RS_MINB");
-        a.minb = !BI && BR == 64 && MQ == 1 && !a.pairs && mv && mv[0] == '2' ? 2 : 1;
-    }
-    const int64_t smem_max = a.minb == 2 ? (228 * 1024 - 2 * 1024) / 2 : kMaxSmem;
-    const int64_t sm_blocks = (int64_t)convt1d_sm_count() * a.minb;
     int pick = -1, stages = 0, sb = 0, pp = 0;
     int64_t grid = 0;
     const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
@@ -1641,7 +1620,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
     for (int p = rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
         const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
-        grid = tiles < sm_blocks ? tiles : sm_blocks;
+        grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
         const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
         /* 16-bit weights of two or more chunks resident: both warpgroups on one tile beat ping-pong (run 154,
          * KernelBench 64, ms, resident without / with ping-pong / neither resident (the stages carry the weights)
@@ -1655,7 +1634,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
             const int txb = (wr ? 0 : CW) + nbox * xbox;
             const int b = (txb + 1023) / 1024 * 1024;
             const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
-            int n = (int)((smem_max - fixed) / b);
+            int n = (int)((kMaxSmem - fixed) / b);
             if (n > 8) n = 8;
             if (n >= need && (!p || n >= a.nchunk + 1)) pick = k, stages = n, sb = b, pp = p, a.txb = txb;
         }
