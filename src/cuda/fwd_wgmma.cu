@@ -2042,6 +2042,12 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     /* 256x1 past 128 rows, but 128x2 for a forward up to 1024 rows (run 51, ms: hifigan_up2 16-bit 0.95 vs
      * 1.05, TF32 1.35 vs 1.38; 2048 rows and more, and every strided grad_input, lose with it). */
     if (M > 128 && ty != WG_TF32X3 && (bi || M > 1024)) BR = 256, MQ = 1;
+    /* 16-bit phase-merged rows that cannot go out as pairs of adjacent phases (ypair: ps, L_out and p even) are stored
+     * through the staged tile, which does not fit beside two 256-row stages (direct stores then, one 2-byte element
+     * per store, ps elements apart); 128x2 tiles fit it (run 227, codec_dec_s5, ms, 128x2 / 256x1: fp16 0.245 / 0.294,
+     * bf16 0.239 / 0.293; its 256-row tiles also held 51 whole channels, 6 row tiles for 256). TF32's staged 128x2 tile
+     * does not fit either (0.488 / 0.467): it keeps 256x1. */
+    if (BR == 256 && !bi && es == 2 && a.ps > 1 && (a.ps % 2 || a.L_out % 2 || a.p % 2)) BR = 128, MQ = 2;
     const char *tv = getenv("CONVT1D_WGMMA_RS_TILE");
     bool forced = false;
     if (tv && tv[0]) {
