@@ -1537,9 +1537,11 @@ int rs_pingpong(int MQ, bool fwd_stride1) {
  * per sample, the ninth tile of 128 holds one, and 1728 tiles take 14 rounds of the 132-block grid where 1536 take
  * 12). Where at most 8 positions are valid and dropping the tile saves enough rounds of the persistent grid (counted
  * for a full grid and for one rounded to whole row tiles, as resident weights round it), the first output it would write,
- * o_lo = q*ps - p, is returned and convt1d_fwd_edge writes o >= o_lo; else -1. Strided (phase-merged) layers only,
- * whose tiles are 128*MQ positions (no ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever it applies. */
-int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool beside) {
+ * o_lo = q*ps - p, is returned and convt1d_fwd_edge writes o >= o_lo; else -1. *only_beside: the drop pays only with the
+ * edge kernel beside the forward (edge_launch). Strided (phase-merged) layers only, whose tiles are 128*MQ positions (no
+ * ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever it applies. */
+int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool *only_beside) {
+    *only_beside = false;
     const char *ev = getenv("CONVT1D_WGMMA_RS_EDGE");
     const int env = ev && ev[0] ? ev[0] != '0' : -1;
     if (env == 0 || a.ps < 2 || a.q_tiles < 2 || pr.p.groups != 1 || pr.dtype == CONVT1D_F64) return -1;
@@ -1563,7 +1565,8 @@ int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t
     const int64_t round_work = unit * 128 * MQ * pr.p.in_channels * a.T * mult;
     /* Run beside the main kernel (edge_launch: on the SMs its last, partial round leaves idle) the edge kernel costs
      * little, so one saved round is enough; after it, the rule above. */
-    if (env < 0 && (saved < 1 || (!beside && saved * round_work < ((int64_t)96 << 20)))) return -1;
+    if (env < 0 && saved < 1) return -1;
+    *only_beside = env < 0 && saved * round_work < ((int64_t)96 << 20);
     const int64_t o_lo = q_last * a.ps - a.p;
     return o_lo < 0 ? 0 : o_lo;
 }
@@ -1686,6 +1689,12 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
 struct EdgeBeside {
     bool on = false;
     cudaEvent_t fork = nullptr;
+    EdgeBeside() = default;
+    EdgeBeside(const EdgeBeside &) = delete;
+    EdgeBeside &operator=(const EdgeBeside &) = delete;
+    ~EdgeBeside() { /* released once the work recorded before it completes */
+        if (fork) cudaEventDestroy(fork);
+    }
 };
 
 cudaStream_t side_stream() {
@@ -1714,8 +1723,6 @@ void edge_fork(EdgeBeside &eb, cudaStream_t stream) {
     if (cudaEventCreateWithFlags(&eb.fork, cudaEventDisableTiming) != cudaSuccess ||
         cudaEventRecord(eb.fork, stream) != cudaSuccess) {
         cudaGetLastError();
-        if (eb.fork) cudaEventDestroy(eb.fork);
-        eb.fork = nullptr;
         eb.on = false;
     }
 }
@@ -1738,9 +1745,7 @@ convt1d_status edge_launch(EdgeBeside &eb, const convt1d_problem &pr, const void
             cudaStreamSynchronize(side);
         }
     }
-    cudaEventDestroy(eb.fork); /* released once recorded work completes */
     if (join) cudaEventDestroy(join);
-    eb.fork = nullptr;
     return st;
 }
 
@@ -1841,11 +1846,14 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.q_tiles = (int)q_tiles;
     a.q_tiles_pp = (int)((q_max - a.qa + BQ / 2) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
-    EdgeBeside eb;
-    eb.on = edge_beside_wanted(stream);
-    const int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, eb.on);
+    bool only_beside = false;
+    int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, &only_beside);
+    EdgeBeside eb; /* asked (capture state, side stream) only for a dropped tile */
+    if (o_lo >= 0) {
+        eb.on = edge_beside_wanted(stream);
+        if (only_beside && !eb.on) o_lo = -1;
+    }
     if (o_lo >= 0) --a.q_tiles; /* its positions' outputs, o >= o_lo, come from convt1d_fwd_edge below */
-    eb.on = eb.on && o_lo >= 0;
     const convt1d_status st =
         rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
@@ -1857,10 +1865,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                                     if (e == cudaSuccess) edge_fork(eb, stream);
                                     return e;
                                 });
-    if (st != CONVT1D_SUCCESS || o_lo < 0) {
-        if (eb.fork) cudaEventDestroy(eb.fork);
-        return st;
-    }
+    if (st != CONVT1D_SUCCESS || o_lo < 0) return st;
     return edge_launch(eb, pr, x, w, a.bias, a.y, o_lo, stream);
 }
 
