@@ -36,6 +36,8 @@ struct P {
     const float *x;
     int L_out, tiles_per_n, tiles, YP, XP, nvr;
     int read, cs, bulk, stage;
+    int order; /* 0: round-robin over the persistent grid; 1: each block a contiguous run of tiles; 2: concurrent
+                * blocks on different samples (tile k of the round-robin is sample k % N); 3: no writes (reads only) */
 };
 
 __device__ __forceinline__ uint32_t su32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
@@ -59,17 +61,25 @@ template <int BT> __global__ void __launch_bounds__(NTH) probe(const P a) {
                          : "memory");
         }
     };
-    int tile = blockIdx.x;
-    if (tile >= a.tiles) return;
+    const int per = (a.tiles + gridDim.x - 1) / gridDim.x;
+    auto tile_at = [&](int k) -> int { /* the block's k-th tile, or -1 */
+        int t = a.order == 1 ? blockIdx.x * per + k : blockIdx.x + k * gridDim.x;
+        if (a.order == 1 && k >= per) return -1;
+        if (t >= a.tiles) return -1;
+        if (a.order == 2) t = (t % N) * a.tiles_per_n + t / N;
+        return t;
+    };
+    int tile = tile_at(0);
+    if (tile < 0) return;
     if (a.read) issue(tile, xs0);
     asm volatile("cp.async.commit_group;" ::: "memory");
     float acc = 0.f;
-    for (int it = 0; tile < a.tiles; ++it, tile += gridDim.x) {
-        const int next = tile + gridDim.x;
+    for (int it = 0; tile >= 0; ++it, tile = tile_at(it)) {
+        const int next = tile_at(it + 1);
         const int n = tile / a.tiles_per_n, t0 = (tile - n * a.tiles_per_n) * BT;
         float *xs = xs0 + (it & 1) * xwords;
         if (a.bulk && lane == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-        if (a.read && next < a.tiles) issue(next, xs0 + ((it + 1) & 1) * xwords);
+        if (a.read && next >= 0) issue(next, xs0 + ((it + 1) & 1) * xwords);
         asm volatile("cp.async.commit_group;" ::: "memory");
         asm volatile("cp.async.wait_group 1;" ::: "memory");
         __syncthreads();
@@ -87,6 +97,10 @@ template <int BT> __global__ void __launch_bounds__(NTH) probe(const P a) {
                 }
             if (a.bulk) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             __syncthreads();
+        }
+        if (a.order == 3) {
+            if (acc == 12345.f) a.y[tid] = acc; /* keeps the reads */
+            continue;
         }
         const int span_lo = S * t0, span = min(SP, a.L_out - span_lo);
         for (int co = warp; co < C; co += NTH / 32) {
@@ -130,14 +144,15 @@ struct Res {
     double ms, tbs;
 };
 
-template <int BT> Res run(const char *name, float *y, const float *x, int L_out, int read, int cs, int bulk, int stage, int bps) {
+template <int BT> Res run(const char *name, float *y, const float *x, int L_out, int read, int cs, int bulk, int stage, int bps,
+                          int order = 0) {
     P a;
     a.y = y, a.x = x, a.L_out = L_out;
     a.tiles_per_n = (L_out + S * BT - 1) / (S * BT), a.tiles = N * a.tiles_per_n;
     a.nvr = (BT + HALO + 6) / 4;
     a.XP = (a.nvr * 4 - 8 + 31) / 32 * 32 + 8;
     a.YP = S * BT + 12;
-    a.read = read, a.cs = cs, a.bulk = bulk, a.stage = stage;
+    a.read = read, a.cs = cs, a.bulk = bulk, a.stage = stage, a.order = order;
     int sms;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     size_t smem = (size_t)2 * CIN * a.XP * 4 + (size_t)C * a.YP * 4;
@@ -218,6 +233,13 @@ int main() {
     run<128>("  registers only, no reads", y, x, odd, 0, 0, 0, 0, 2);
     run<64>("  registers only, BT 64, 4 blocks per SM", y, x, odd, 1, 0, 0, 0, 4);
     run<64>("  registers only, BT 64, 8 blocks per SM", y, x, odd, 1, 0, 0, 0, 8);
+    run<256>("  BT 256, 1 block per SM", y, x, odd, 1, 0, 0, 1, 1);
+    run<256>("  BT 256, 1 block per SM, no x reads", y, x, odd, 0, 0, 0, 1, 1);
+    run<128>("  contiguous tiles per block", y, x, odd, 1, 0, 0, 1, 2, 1);
+    run<128>("  contiguous tiles per block, 1 block per SM", y, x, odd, 1, 0, 0, 1, 1, 1);
+    run<128>("  concurrent blocks on different samples", y, x, odd, 1, 0, 0, 1, 2, 2);
+    run<128>("  x reads only (no writes)", y, x, odd, 1, 0, 0, 1, 2, 3);
+    run<128>("  x reads only, 1 block per SM", y, x, odd, 1, 0, 0, 1, 1, 3);
     run<128>("fused-like again (drift check)", y, x, odd, 1, 0, 0, 1, 2);
     return 0;
 }
