@@ -240,6 +240,9 @@ int main() {
     run<128>("  concurrent blocks on different samples", y, x, odd, 1, 0, 0, 1, 2, 2);
     run<128>("  x reads only (no writes)", y, x, odd, 1, 0, 0, 1, 2, 3);
     run<128>("  x reads only, 1 block per SM", y, x, odd, 1, 0, 0, 1, 1, 3);
+    run<256>("  BT 256, 1 block per SM, contiguous tiles", y, x, odd, 1, 0, 0, 1, 1, 1);
+    run<256>("  BT 256, 1 block per SM, rows aligned", y, x, even, 1, 0, 0, 1, 1);
+    run<256>("  BT 256, 1 block per SM, bulk copies", y, x, odd, 1, 0, 1, 1, 1);
     run<128>("fused-like again (drift check)", y, x, odd, 1, 0, 0, 1, 2);
     return 0;
 }

@@ -4,7 +4,7 @@
  * every other element of y is the bias. Such layers are pure bandwidth (KernelBench 79: 26 GFLOP for 1.3 GB),
  * so each element of x is read once and each element of y written once, in one launch:
  *
- *  - a block owns all C_out <= 64 output channels of BT = 128 consecutive phase positions t of one sample,
+ *  - a block owns all C_out <= 64 output channels of BT = 128 or 256 consecutive phase positions t of one sample,
  *    i.e. the s*BT contiguous elements [s*t0, s*t0 + s*BT) of each y row (the other phases included);
  *  - the x window (all input channels, BT + (K-1)*m columns, from the 16-byte boundary below its first
  *    column) is staged in shared memory one tile ahead in 16-byte pieces (fp32: cp.async, double buffered,
@@ -34,9 +34,18 @@ namespace {
 using namespace convt1d_tc;
 
 constexpr int BM = 64;       /* output channels per block: all of the layer's */
-constexpr int BT = 128;      /* phase positions per tile */
-constexpr int NTH = 256;     /* 8 warps: 4 along the channels (16 each) x 2 along positions (64 each) */
-constexpr int NT = 8;        /* n8 tiles per warp */
+/* The tile: BT = 128 or 256 phase positions (Geo below). Warps: 4 along the channels (16 each) x WN along the
+ * positions (PW each, NT n8 tiles). BT = 128: 256 threads, two blocks per SM (one in split TF32). BT = 256: one
+ * block per SM, 512 threads (256 in split TF32, whose A fragments take twice the registers: PW = 128 there). The
+ * wider tile writes each y row in 2 KB pieces, not 1 KB: the writes of this kernel's pattern run at 2.2 TB/s with
+ * 1 KB pieces, 2.4 with 2 KB (dev/cuda/store_probe79.cu, run 233/234), a fill at 3.3. */
+template <int MODE, int BT> struct Geo {
+    static constexpr int NTH = MODE == F32X3 ? 256 : 2 * BT;
+    static constexpr int WN = NTH / 128;   /* warps along the positions */
+    static constexpr int PW = BT / WN;     /* positions per warp */
+    static constexpr int NT = PW / 8;      /* n8 tiles per warp */
+    static constexpr int MINB = MODE == F32X3 || BT > 128 ? 1 : 2; /* blocks per SM */
+};
 /* Most k-steps (8 word rows x one tap each) held as A fragments: C_in*K <= 96 in fp32, <= 128 in 16-bit (whose
  * window staging registers would otherwise spill). */
 template <int MODE> constexpr int ksteps_max() { return MODE >= F16 ? 8 : 12; }
@@ -71,8 +80,9 @@ template <int MODE> struct Out {
 
 /* Shared memory: the window(s) [2 (fp32: double-buffered copies) or 1][cb*8 word rows][XP], then the output
  * tile [BM][YP] in y's element type. */
-template <int MODE>
-__global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_kernel(const FusedArgs a) {
+template <int MODE, int BT>
+__global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_phase_fused_kernel(const FusedArgs a) {
+    constexpr int NTH = Geo<MODE, BT>::NTH, NT = Geo<MODE, BT>::NT, PW = Geo<MODE, BT>::PW;
     constexpr bool HALF = MODE >= F16;
     using T = typename Out<MODE>::T;
     constexpr int VE = Out<MODE>::VE;
@@ -235,7 +245,7 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
             for (int e = 0; e < 4; ++e) acc[nt][e] = 0.f;
         {
             constexpr int KS = ksteps_max<MODE>();
-            const uint32_t *xb0 = xs + tq * a.XP + xoff + wn * (BT / 2) + g;
+            const uint32_t *xb0 = xs + tq * a.XP + xoff + wn * PW + g;
             int k = 0, cbi = 0;
 #pragma unroll
             for (int ks = 0; ks < KS; ++ks) {
@@ -258,7 +268,7 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
             T *ra = yt + co_a * a.YP + pad_of(sig, co_a) + a.r, *rb = yt + co_b * a.YP + pad_of(sig, co_b) + a.r;
 #pragma unroll
             for (int nt = 0; nt < NT; ++nt) {
-                const int j = (wn * (BT / 2) + nt * 8 + 2 * tq) * a.s;
+                const int j = (wn * PW + nt * 8 + 2 * tq) * a.s;
                 ra[j] = Out<MODE>::cvt(acc[nt][0] + bias_a);
                 ra[j + a.s] = Out<MODE>::cvt(acc[nt][1] + bias_a);
                 rb[j] = Out<MODE>::cvt(acc[nt][2] + bias_b);
@@ -304,9 +314,13 @@ __global__ void __launch_bounds__(NTH, MODE == F32X3 ? 1 : 2) fwd_phase_fused_ke
 #endif
 }
 
-template <int MODE> convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
+template <int MODE, int BT> convt1d_status launch(const FusedArgs &a, size_t smem, cudaStream_t stream) {
     static thread_local convt1d_persistent_cache cache;
-    return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE>, cache, a, a.tiles, NTH, smem, stream, "forward (fused one phase): launch");
+    return convt1d_launch_persistent(fwd_phase_fused_kernel<MODE, BT>, cache, a, a.tiles, Geo<MODE, BT>::NTH, smem, stream,
+                                     "forward (fused one phase): launch");
+}
+template <int MODE> convt1d_status launch(const FusedArgs &a, int bt, size_t smem, cudaStream_t stream) {
+    return bt == 256 ? launch<MODE, 256>(a, smem, stream) : launch<MODE, 128>(a, smem, stream);
 }
 
 /* The output tile's row pitch where rows leave by vector stores: s*BT plus two vectors at least, and among the next
@@ -316,13 +330,13 @@ template <int MODE> convt1d_status launch(const FusedArgs &a, size_t smem, cudaS
  * none: 0.472 -> 0.468 ms (run 158). Rows sent by bulk copies keep the least pitch: there the bf16 pick (280 for 272)
  * ran at 0.68-0.74 ms against 0.33 (run 158; the copies' shared-memory source alignment, not pursued).
  * CONVT1D_FUSED_YP=0 keeps the least pitch (A/B). */
-int tile_pitch(const FusedArgs &a, int es, int ve, int max_pitch) {
-    const int base = a.s * BT + 2 * ve;
+int tile_pitch(const FusedArgs &a, int bt, int es, int ve, int max_pitch) {
+    const int base = a.s * bt + 2 * ve;
     const char *ev = getenv("CONVT1D_FUSED_YP");
     if (ev && ev[0] == '0') return base;
     /* The count below takes ~0.3 ms of host time (run 159: exposed in synchronized per-call timing): once per layer. */
-    static thread_local int key[6] = {-1, -1, -1, -1, -1, -1}, cached = 0;
-    const int k6[6] = {es, ve, a.s, a.r, a.lmod, max_pitch};
+    static thread_local int key[7] = {-1, -1, -1, -1, -1, -1, -1}, cached = 0;
+    const int k6[7] = {es, ve, a.s, a.r, a.lmod, max_pitch, bt};
     if (memcmp(key, k6, sizeof(k6)) == 0) return cached;
     int best = base;
     long best_cost = -1;
@@ -380,15 +394,23 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     if (halo > HALO || cb * P.kernel_size > (half ? ksteps_max<F16>() : ksteps_max<TF32>())) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* The window is staged in 16-byte pieces: x's rows must start on 16-byte boundaries. */
     if (P.in_length % xv != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)y % es) != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int64_t tiles_per_n = (pr.out_length + a.s * (int64_t)BT - 1) / (a.s * (int64_t)BT);
-    if (P.in_length + BT + HALO >= INT_MAX / 2 || pr.out_length + a.s * (int64_t)BT >= INT_MAX / 2 ||
+    const bool strict = !half && pr.math == CONVT1D_MATH_STRICT_FP32;
+    /* The tile's phase positions (Geo): CONVT1D_FUSED_BT=128/256 (A/B). */
+    int bt = 128;
+    {
+        const char *eb = getenv("CONVT1D_FUSED_BT");
+        if (eb && eb[0]) bt = atoi(eb) == 256 ? 256 : 128;
+    }
+    const int nth = strict ? 256 : 2 * bt;
+    const int64_t tiles_per_n = (pr.out_length + a.s * (int64_t)bt - 1) / (a.s * (int64_t)bt);
+    if (P.in_length + bt + HALO >= INT_MAX / 2 || pr.out_length + a.s * (int64_t)bt >= INT_MAX / 2 ||
         P.padding >= INT_MAX / 4 || P.batch * tiles_per_n >= INT_MAX / 2)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     a.x = x, a.w = w, a.bias = bias, a.y = y;
     a.cin = (int)P.in_channels, a.cout = (int)P.out_channels, a.K = (int)P.kernel_size;
     a.L_in = (int)P.in_length, a.L_out = (int)pr.out_length;
     a.cb = (int)cb, a.nks = (int)(cb * P.kernel_size);
-    a.nvr = (int)((BT + halo + 2 * xv - 2) / xv); /* window columns BT + halo, plus up to xv-1 of alignment */
+    a.nvr = (int)((bt + halo + 2 * xv - 2) / xv); /* window columns bt + halo, plus up to xv-1 of alignment */
     a.nvr_magic = ((1 << 20) + a.nvr - 1) / a.nvr;
     a.XP = (a.nvr * xv - 8 + 31) / 32 * 32 + 8;
     a.y_mis = (int)(((uintptr_t)y / es) % xv);
@@ -399,22 +421,23 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
          * TF32 loses (run 105, KernelBench 79, ms, bulk / vector stores: TF32 0.521 / 0.472, strict 0.838 /
          * 0.856, bf16 0.332 / 0.337). CONVT1D_FUSED_BULK=0/1 forces either (A/B). */
         const char *eb = getenv("CONVT1D_FUSED_BULK");
-        const bool want = eb && eb[0] ? eb[0] != '0' : !(pr.dtype == CONVT1D_F32 && pr.math != CONVT1D_MATH_STRICT_FP32);
+        const bool want = eb && eb[0] ? eb[0] != '0' : !(pr.dtype == CONVT1D_F32 && !strict);
         a.bulk = convt1d_sm_major() >= 9 && want;
     }
     a.tiles_per_n = (int)tiles_per_n, a.tiles = (int)(P.batch * tiles_per_n);
     const int rows = a.cb * 8;
-    if (half && rows * a.nvr > NTH * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (half && rows * a.nvr > nth * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
     {
-        /* a wider pitch only while the blocks per SM stay (two but in strict fp32: 228 KB per SM, 1 KB each reserved) */
+        /* a wider pitch only while the blocks per SM stay (two at bt = 128 but in strict fp32: 228 KB per SM, 1 KB each
+         * reserved) */
         const long win_bytes = (long)(half ? 1 : 2) * rows * a.XP * 4;
-        const long cap = pr.math == CONVT1D_MATH_STRICT_FP32 && !half ? 227 * 1024 : 113 * 1024;
-        a.YP = a.bulk ? a.s * BT + 2 * xv : tile_pitch(a, es, xv, (int)((cap - win_bytes) / (BM * es)));
+        const long cap = strict || bt > 128 ? 227 * 1024 : 113 * 1024;
+        a.YP = a.bulk ? a.s * bt + 2 * xv : tile_pitch(a, bt, es, xv, (int)((cap - win_bytes) / (BM * es)));
     }
     const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;
     switch (pr.dtype) {
-    case CONVT1D_F16: return launch<F16>(a, smem, stream);
-    case CONVT1D_BF16: return launch<BF16>(a, smem, stream);
-    default: return pr.math == CONVT1D_MATH_STRICT_FP32 ? launch<F32X3>(a, smem, stream) : launch<TF32>(a, smem, stream);
+    case CONVT1D_F16: return launch<F16>(a, bt, smem, stream);
+    case CONVT1D_BF16: return launch<BF16>(a, bt, smem, stream);
+    default: return strict ? launch<F32X3>(a, bt, smem, stream) : launch<TF32>(a, bt, smem, stream);
     }
 }
