@@ -192,7 +192,7 @@ int main() {
     cudaDeviceProp pr;
     CK(cudaGetDeviceProperties(&pr, 0));
     printf("%s\n", pr.name);
-    const size_t ybytes = (size_t)N * C * 262148 * 4 + 64, xbytes = (size_t)N * CIN * LIN * 4;
+    const size_t ybytes = (size_t)N * C * 262176 * 4 + 64, xbytes = (size_t)N * CIN * LIN * 4;
     float *y, *x, *cp;
     CK(cudaMalloc(&y, ybytes));
     CK(cudaMalloc(&x, xbytes));
@@ -217,7 +217,7 @@ int main() {
         std::sort(t.begin(), t.end());
         printf("%-44s %7.4f ms  %5.2f TB/s\n", "device-to-device copy (same bytes)", t[15], 2.0 * half / t[15] / 1e9);
     }
-    const int odd = 262145, even = 262148;
+    const int odd = 262145, even = 262148, line = 262176; /* line: rows start on 128-byte boundaries */
     /*                 name                                        L_out read cs bulk stage bps */
     run<128>("fused-like (x window, staged, vector stores)", y, x, odd, 1, 0, 0, 1, 2);
     run<128>("  no x reads", y, x, odd, 0, 0, 0, 1, 2);
@@ -243,6 +243,8 @@ int main() {
     run<256>("  BT 256, 1 block per SM, contiguous tiles", y, x, odd, 1, 0, 0, 1, 1, 1);
     run<256>("  BT 256, 1 block per SM, rows aligned", y, x, even, 1, 0, 0, 1, 1);
     run<256>("  BT 256, 1 block per SM, bulk copies", y, x, odd, 1, 0, 1, 1, 1);
+    run<256>("  BT 256, 1 block per SM, rows 128-byte aligned", y, x, line, 1, 0, 0, 1, 1);
+    run<128>("  rows 128-byte aligned", y, x, line, 1, 0, 0, 1, 2);
     run<128>("fused-like again (drift check)", y, x, odd, 1, 0, 0, 1, 2);
     return 0;
 }

@@ -395,24 +395,10 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     /* The window is staged in 16-byte pieces: x's rows must start on 16-byte boundaries. */
     if (P.in_length % xv != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)y % es) != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     const bool strict = !half && pr.math == CONVT1D_MATH_STRICT_FP32;
-    /* The tile's phase positions (Geo): CONVT1D_FUSED_BT=128/256 (A/B). */
-    int bt = 128;
-    {
-        const char *eb = getenv("CONVT1D_FUSED_BT");
-        if (eb && eb[0]) bt = atoi(eb) == 256 ? 256 : 128;
-    }
-    const int nth = strict ? 256 : 2 * bt;
-    const int64_t tiles_per_n = (pr.out_length + a.s * (int64_t)bt - 1) / (a.s * (int64_t)bt);
-    if (P.in_length + bt + HALO >= INT_MAX / 2 || pr.out_length + a.s * (int64_t)bt >= INT_MAX / 2 ||
-        P.padding >= INT_MAX / 4 || P.batch * tiles_per_n >= INT_MAX / 2)
-        return CONVT1D_ERROR_NOT_SUPPORTED;
     a.x = x, a.w = w, a.bias = bias, a.y = y;
     a.cin = (int)P.in_channels, a.cout = (int)P.out_channels, a.K = (int)P.kernel_size;
     a.L_in = (int)P.in_length, a.L_out = (int)pr.out_length;
     a.cb = (int)cb, a.nks = (int)(cb * P.kernel_size);
-    a.nvr = (int)((bt + halo + 2 * xv - 2) / xv); /* window columns bt + halo, plus up to xv-1 of alignment */
-    a.nvr_magic = ((1 << 20) + a.nvr - 1) / a.nvr;
-    a.XP = (a.nvr * xv - 8 + 31) / 32 * 32 + 8;
     a.y_mis = (int)(((uintptr_t)y / es) % xv);
     a.lmod = (int)(pr.out_length % xv);
     a.clmod = (int)((P.out_channels * pr.out_length) % xv);
@@ -424,17 +410,46 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         const bool want = eb && eb[0] ? eb[0] != '0' : !(pr.dtype == CONVT1D_F32 && !strict);
         a.bulk = convt1d_sm_major() >= 9 && want;
     }
-    a.tiles_per_n = (int)tiles_per_n, a.tiles = (int)(P.batch * tiles_per_n);
     const int rows = a.cb * 8;
-    if (half && rows * a.nvr > nth * IT16) return CONVT1D_ERROR_NOT_SUPPORTED;
-    {
+    /* The layout of a tile of bt phase positions (Geo): window, output tile pitch, tiles; 0 where it cannot run. */
+    auto layout = [&](int bt, FusedArgs &t) -> size_t {
+        const int nth = strict ? 256 : 2 * bt;
+        const int64_t tiles_per_n = (pr.out_length + t.s * (int64_t)bt - 1) / (t.s * (int64_t)bt);
+        if (P.in_length + bt + HALO >= INT_MAX / 2 || pr.out_length + t.s * (int64_t)bt >= INT_MAX / 2 ||
+            P.padding >= INT_MAX / 4 || P.batch * tiles_per_n >= INT_MAX / 2)
+            return 0;
+        t.tiles_per_n = (int)tiles_per_n, t.tiles = (int)(P.batch * tiles_per_n);
+        t.nvr = (int)((bt + halo + 2 * xv - 2) / xv); /* window columns bt + halo, plus up to xv-1 of alignment */
+        t.nvr_magic = ((1 << 20) + t.nvr - 1) / t.nvr;
+        t.XP = (t.nvr * xv - 8 + 31) / 32 * 32 + 8;
+        if (half && rows * t.nvr > nth * IT16) return 0;
         /* a wider pitch only while the blocks per SM stay (two at bt = 128 but in strict fp32: 228 KB per SM, 1 KB each
          * reserved) */
-        const long win_bytes = (long)(half ? 1 : 2) * rows * a.XP * 4;
+        const long win_bytes = (long)(half ? 1 : 2) * rows * t.XP * 4;
         const long cap = strict || bt > 128 ? 227 * 1024 : 113 * 1024;
-        a.YP = a.bulk ? a.s * bt + 2 * xv : tile_pitch(a, bt, es, xv, (int)((cap - win_bytes) / (BM * es)));
+        t.YP = t.bulk ? t.s * bt + 2 * xv : tile_pitch(t, bt, es, xv, (int)((cap - win_bytes) / (BM * es)));
+        const size_t smem = (size_t)(half ? 1 : 2) * rows * t.XP * 4 + (size_t)BM * t.YP * es;
+        return smem <= convt1d_smem_optin() ? smem : 0;
+    };
+    /* 256 phase positions per tile wherever that layout fits and its grid (one block per SM) fills the SMs twice: each
+     * y row then leaves in 2 KB pieces (Geo; run 234, KernelBench 79, ms, 256 / 128: TF32 0.587 / 0.639, fp16 0.316 /
+     * 0.336, bf16 0.317 / 0.336, split TF32 0.702 / 0.823); else 128. CONVT1D_FUSED_BT=128/256 forces either (256 only
+     * where it fits). */
+    int bt = 256;
+    size_t smem = 0;
+    {
+        const char *eb = getenv("CONVT1D_FUSED_BT");
+        const int want = eb && eb[0] ? (atoi(eb) == 256 ? 256 : 128) : 0;
+        FusedArgs t = a;
+        const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
+        smem = want == 128 ? 0 : layout(256, t);
+        if (smem && (want == 256 || t.tiles >= 2 * sms)) {
+            a = t;
+        } else {
+            smem = layout(128, a), bt = 128;
+            if (!smem) return CONVT1D_ERROR_NOT_SUPPORTED;
+        }
     }
-    const size_t smem = (size_t)(half ? 1 : 2) * rows * a.XP * 4 + (size_t)BM * a.YP * es;
     switch (pr.dtype) {
     case CONVT1D_F16: return launch<F16>(a, bt, smem, stream);
     case CONVT1D_BF16: return launch<BF16>(a, bt, smem, stream);

@@ -486,6 +486,44 @@ def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
     assert rel_err(y, ref(x, w, b, c)) <= tol
 
 
+def fused_bt256_fits(c, half):
+    """Whether the fused forward's 256-position tile (one block per SM) fits in shared memory: the window (fp32: two
+    buffers) of C_in rounded to 8 word rows, plus the output tile of 64 rows of at least s*256 + 2 vectors."""
+    m = c["dilation"] if c["stride"] == 1 else c["dilation"] // c["stride"]
+    xv, es = (8, 2) if half else (4, 4)
+    rows = -(-c["Cin"] // (16 if half else 8)) * 8
+    nvr = (256 + (c["K"] - 1) * m + 2 * xv - 2) // xv
+    xp = (nvr * xv - 8 + 31) // 32 * 32 + 8
+    smem = (1 if half else 2) * rows * xp * 4 + 64 * (c["stride"] * 256 + 2 * xv) * es
+    return smem <= torch.cuda.get_device_properties(0).shared_memory_per_block_optin and (not half or rows * nvr <= 1024)
+
+
+# The fused forward's two tiles (Session 22), each forced (CONVT1D_FUSED_BT) on every layer it takes: 256 phase
+# positions where that tile fits in shared memory (128 otherwise), 128 everywhere; the kernel's instantiation named.
+@pytest.mark.parametrize("bt", [128, 256])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
+def test_cuda_forward_fused_tile(ci, mode, tol, bt, monkeypatch):
+    c = FWD_FUSED[ci]
+    half = mode in ("f16", "bf16")
+    if not fused_expected(c, half, True):
+        pytest.skip("the fused kernel declines this layer")
+    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
+    monkeypatch.setenv("CONVT1D_FUSED_BT", str(bt))
+    dtype = MODE_DTYPE[mode]
+    x, w, b = make_inputs(c, device="cuda")
+    xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
+    torch.full((c["N"] * c["Cout"] * (c["L"] * c["stride"] + 64),), float("nan"), device="cuda", dtype=dtype)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", convt1d.conv_transpose1d(xd, wd, bd, **kwargs(c))))
+    got = [n for n in names if "fwd_phase_fused_kernel" in n]
+    want = 256 if bt == 256 and fused_bt256_fits(c, half) else 128
+    assert len(got) == 1 and f", {want}>" in got[0], names
+    assert torch.isfinite(out["y"]).all()
+    assert rel_err(out["y"], ref(x, w, b, c)) <= tol
+
+
 # grad_input of the same narrow one-phase layers (bwd_input_phase_fused.cu): on by default at stride >= 2 and for
 # stride 1 under 1M grad_input elements (Session 15), forced (CONVT1D_BWD_INPUT_FUSED=1) in every mode; grad_x poisoned first;
 # against float64 autograd of PyTorch's conv_transpose1d.
