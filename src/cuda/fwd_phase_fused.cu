@@ -65,6 +65,12 @@ struct FusedArgs {
     int y_mis;       /* y's element offset from a 16-byte boundary */
     int lmod, clmod; /* L_out and C_out * L_out modulo the elements of a 16-byte vector */
     int bulk;        /* sm_90: rows leave the tile by bulk copies (the copy engine), not vector stores */
+    /* Rows sent between 128-byte boundaries (Session 22): a tile sends each y row from the row's first 128-byte
+     * boundary at or past its span (the row's start in its first tile) to the one past the next tile's start, so
+     * no line is written by two blocks. The columns past its span come from xt more n8 tiles (positions BT + 8*wn,
+     * warps wn < xt). xt = 0: each tile sends exactly its span. */
+    int xt;
+    int le, y_line, lmodl; /* elements per 128 bytes; y's element offset from a 128-byte boundary; L_out % le */
     int tiles_per_n, tiles;
 };
 
@@ -266,13 +272,33 @@ __global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_p
         /* Results + bias into the tile: phase position t is element r + s*t of the span. */
         {
             T *ra = yt + co_a * a.YP + pad_of(sig, co_a) + a.r, *rb = yt + co_b * a.YP + pad_of(sig, co_b) + a.r;
+            auto put = [&](const float (&c)[4], int t) {
+                const int j = t * a.s;
+                ra[j] = Out<MODE>::cvt(c[0] + bias_a);
+                ra[j + a.s] = Out<MODE>::cvt(c[1] + bias_a);
+                rb[j] = Out<MODE>::cvt(c[2] + bias_b);
+                rb[j + a.s] = Out<MODE>::cvt(c[3] + bias_b);
+            };
 #pragma unroll
-            for (int nt = 0; nt < NT; ++nt) {
-                const int j = (wn * PW + nt * 8 + 2 * tq) * a.s;
-                ra[j] = Out<MODE>::cvt(acc[nt][0] + bias_a);
-                ra[j + a.s] = Out<MODE>::cvt(acc[nt][1] + bias_a);
-                rb[j] = Out<MODE>::cvt(acc[nt][2] + bias_b);
-                rb[j + a.s] = Out<MODE>::cvt(acc[nt][3] + bias_b);
+            for (int nt = 0; nt < NT; ++nt) put(acc[nt], wn * PW + nt * 8 + 2 * tq);
+            if (wn < a.xt) { /* warp-uniform: the n8 tile past the span, positions BT + 8*wn */
+                constexpr int KS = ksteps_max<MODE>();
+                float ex[4] = {0.f, 0.f, 0.f, 0.f};
+                const uint32_t *xe0 = xs + tq * a.XP + xoff + BT + wn * 8 + g;
+                int k = 0, cbi = 0;
+#pragma unroll
+                for (int ks = 0; ks < KS; ++ks) {
+                    if (ks < a.nks) {
+                        const uint32_t *p = xe0 + cbi * 8 * a.XP + (a.K - 1 - k) * a.m;
+                        uint32_t b[2] = {p[0], p[4 * a.XP]};
+                        fused_mma<MODE, false>(ex, af[ks], al[MODE == F32X3 ? ks : 0], b);
+                        if (++cbi == a.cb) {
+                            cbi = 0;
+                            ++k;
+                        }
+                    }
+                }
+                put(ex, BT + wn * 8 + 2 * tq);
             }
         }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -281,18 +307,27 @@ __global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_p
         __syncthreads(); /* tile complete; every warp is done with the window */
         if (HALF && next < a.tiles) store16(xs0);
 
-        /* y rows: elements [s*t0, s*t0 + span) of each, as 16-byte vectors from the first aligned one (s*t0
-         * is a multiple of VE), the few before it and after the last whole vector one by one. */
-        const int span_lo = a.s * t0;
-        const int span = min(a.s * BT, a.L_out - span_lo);
+        /* y rows: elements [s*t0 + lo, s*t0 + hi) of each (xt = 0: the span [s*t0, s*t0 + s*BT); else between
+         * 128-byte boundaries, xt above), as 16-byte vectors from the first aligned one, the few before it and
+         * after the last whole vector one by one. s*t0 is a multiple of le (and VE). */
+        const int span_lo = a.s * t0, rest = a.L_out - span_lo;
 #pragma unroll 2
         for (int co = warp; co < a.cout; co += NTH / 32) {
-            const int pad = pad_of(sig, co), head = min(span, (VE - pad) % VE);
-            const int nv = (span - head) / VE, tail0 = head + nv * VE;
-            const T *src = yt + co * a.YP + pad;
-            T *dst = (T *)a.y + ((int64_t)n * a.cout + co) * rowlen + span_lo;
+            const int pad = pad_of(sig, co);
+            int lo = 0, hi = min(a.s * BT, rest);
+            if (a.xt) {
+                const int64_t rowi = (int64_t)n * a.cout + co;
+                const int d = (a.le - (int)((a.y_line + rowi * a.lmodl) % a.le)) % a.le; /* first line-aligned column */
+                lo = t0 == 0 ? 0 : d;
+                hi = min(a.s * BT + d, rest);
+                if (hi <= lo) continue; /* the row ended in the previous tile */
+            }
+            const int len = hi - lo, head = min(len, (VE - ((pad + lo) & (VE - 1))) % VE);
+            const int nv = (len - head) / VE, tail0 = head + nv * VE;
+            const T *src = yt + co * a.YP + pad + lo;
+            T *dst = (T *)a.y + ((int64_t)n * a.cout + co) * rowlen + span_lo + lo;
             if (lane < head) dst[lane] = src[lane];
-            if (lane < span - tail0) dst[tail0 + lane] = src[tail0 + lane];
+            if (lane < len - tail0) dst[tail0 + lane] = src[tail0 + lane];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
             if (a.bulk) {
                 if (lane == 0 && nv > 0)
@@ -330,13 +365,13 @@ template <int MODE> convt1d_status launch(const FusedArgs &a, int bt, size_t sme
  * none: 0.472 -> 0.468 ms (run 158). Rows sent by bulk copies keep the least pitch: there the bf16 pick (280 for 272)
  * ran at 0.68-0.74 ms against 0.33 (run 158; the copies' shared-memory source alignment, not pursued).
  * CONVT1D_FUSED_YP=0 keeps the least pitch (A/B). */
-int tile_pitch(const FusedArgs &a, int bt, int es, int ve, int max_pitch) {
-    const int base = a.s * bt + 2 * ve;
+int tile_pitch(const FusedArgs &a, int cols, int es, int ve, int max_pitch) {
+    const int base = a.s * cols + 2 * ve;
     const char *ev = getenv("CONVT1D_FUSED_YP");
     if (ev && ev[0] == '0') return base;
     /* The count below takes ~0.3 ms of host time (run 159: exposed in synchronized per-call timing): once per layer. */
     static thread_local int key[7] = {-1, -1, -1, -1, -1, -1, -1}, cached = 0;
-    const int k6[7] = {es, ve, a.s, a.r, a.lmod, max_pitch, bt};
+    const int k6[7] = {es, ve, a.s, a.r, a.lmod, max_pitch, cols};
     if (memcmp(key, k6, sizeof(k6)) == 0) return cached;
     int best = base;
     long best_cost = -1;
@@ -411,15 +446,23 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         a.bulk = convt1d_sm_major() >= 9 && want;
     }
     const int rows = a.cb * 8;
-    /* The layout of a tile of bt phase positions (Geo): window, output tile pitch, tiles; 0 where it cannot run. */
-    auto layout = [&](int bt, FusedArgs &t) -> size_t {
+    a.le = 128 / es;
+    a.y_line = (int)(((uintptr_t)y / es) % a.le);
+    a.lmodl = (int)(pr.out_length % a.le);
+    /* The layout of a tile of bt phase positions (Geo), its rows sent between 128-byte boundaries or not (line; xt in
+     * FusedArgs): window, output tile pitch, tiles; 0 where it cannot run. */
+    auto layout = [&](int bt, bool line, FusedArgs &t) -> size_t {
         const int nth = strict ? 256 : 2 * bt;
+        /* columns up to le - 1 past the span: ceil((le - 1) / s) positions, in n8 tiles, one per warp along positions */
+        t.xt = line ? ((t.le - 1 + t.s - 1) / t.s + 7) / 8 : 0;
+        if (t.xt > nth / 128) return 0;
+        const int cols = bt + 8 * t.xt; /* positions computed per tile */
         const int64_t tiles_per_n = (pr.out_length + t.s * (int64_t)bt - 1) / (t.s * (int64_t)bt);
-        if (P.in_length + bt + HALO >= INT_MAX / 2 || pr.out_length + t.s * (int64_t)bt >= INT_MAX / 2 ||
+        if (P.in_length + cols + HALO >= INT_MAX / 2 || pr.out_length + t.s * (int64_t)cols >= INT_MAX / 2 ||
             P.padding >= INT_MAX / 4 || P.batch * tiles_per_n >= INT_MAX / 2)
             return 0;
         t.tiles_per_n = (int)tiles_per_n, t.tiles = (int)(P.batch * tiles_per_n);
-        t.nvr = (int)((bt + halo + 2 * xv - 2) / xv); /* window columns bt + halo, plus up to xv-1 of alignment */
+        t.nvr = (int)((cols + halo + 2 * xv - 2) / xv); /* window columns cols + halo, plus up to xv-1 of alignment */
         t.nvr_magic = ((1 << 20) + t.nvr - 1) / t.nvr;
         t.XP = (t.nvr * xv - 8 + 31) / 32 * 32 + 8;
         if (half && rows * t.nvr > nth * IT16) return 0;
@@ -427,9 +470,18 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
          * reserved) */
         const long win_bytes = (long)(half ? 1 : 2) * rows * t.XP * 4;
         const long cap = strict || bt > 128 ? 227 * 1024 : 113 * 1024;
-        t.YP = t.bulk ? t.s * bt + 2 * xv : tile_pitch(t, bt, es, xv, (int)((cap - win_bytes) / (BM * es)));
+        if (line && win_bytes + (long)BM * (t.s * cols + 2 * xv) * es > cap) return 0; /* not at the cost of a block per SM */
+        t.YP = t.bulk ? t.s * cols + 2 * xv : tile_pitch(t, cols, es, xv, (int)((cap - win_bytes) / (BM * es)));
         const size_t smem = (size_t)(half ? 1 : 2) * rows * t.XP * 4 + (size_t)BM * t.YP * es;
         return smem <= convt1d_smem_optin() ? smem : 0;
+    };
+    /* Rows between 128-byte boundaries wherever that layout fits (run 235's store probe, KernelBench 79's traffic at
+     * 256 positions: 0.515 ms with rows on 128-byte boundaries, 0.575 as they are); CONVT1D_FUSED_LINE=0 never (A/B). */
+    const char *el = getenv("CONVT1D_FUSED_LINE");
+    const bool line = !(el && el[0] == '0');
+    auto layout_any = [&](int bt, FusedArgs &t) -> size_t {
+        const size_t sm = line ? layout(bt, true, t) : 0;
+        return sm ? sm : layout(bt, false, t);
     };
     /* 256 phase positions per tile wherever that layout fits and its grid (one block per SM) fills the SMs twice: each
      * y row then leaves in 2 KB pieces (Geo; run 234, KernelBench 79, ms, 256 / 128: TF32 0.587 / 0.639, fp16 0.316 /
@@ -442,11 +494,11 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         const int want = eb && eb[0] ? (atoi(eb) == 256 ? 256 : 128) : 0;
         FusedArgs t = a;
         const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-        smem = want == 128 ? 0 : layout(256, t);
+        smem = want == 128 ? 0 : layout_any(256, t);
         if (smem && (want == 256 || t.tiles >= 2 * sms)) {
             a = t;
         } else {
-            smem = layout(128, a), bt = 128;
+            smem = layout_any(128, a), bt = 128;
             if (!smem) return CONVT1D_ERROR_NOT_SUPPORTED;
         }
     }

@@ -440,6 +440,9 @@ FWD_FUSED = [
     dict(N=3, Cin=8, Cout=8, K=2, L=1, stride=2, padding=0, output_padding=0, groups=1, dilation=2, bias=True),
     dict(N=2, Cin=64, Cout=64, K=3, L=999, stride=4, padding=5, output_padding=2, groups=2, dilation=8, bias=True),
     dict(N=2, Cin=8, Cout=80, K=3, L=96, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=True),
+    # L_out = 2049: one element past whole tiles, so most rows end inside the previous tile's columns up to its next
+    # 128-byte boundary (the last tile sends nothing there)
+    dict(N=3, Cin=32, Cout=64, K=3, L=1024, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=True),
 ]
 
 
@@ -499,11 +502,13 @@ def fused_bt256_fits(c, half):
 
 
 # The fused forward's two tiles (Session 22), each forced (CONVT1D_FUSED_BT) on every layer it takes: 256 phase
-# positions where that tile fits in shared memory (128 otherwise), 128 everywhere; the kernel's instantiation named.
+# positions where that tile fits in shared memory (128 otherwise), 128 everywhere; the kernel's instantiation named;
+# rows sent between 128-byte boundaries where that fits (default) and as each tile's span (CONVT1D_FUSED_LINE=0).
+@pytest.mark.parametrize("line", ["on", "off"])
 @pytest.mark.parametrize("bt", [128, 256])
 @pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
 @pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
-def test_cuda_forward_fused_tile(ci, mode, tol, bt, monkeypatch):
+def test_cuda_forward_fused_tile(ci, mode, tol, bt, line, monkeypatch):
     c = FWD_FUSED[ci]
     half = mode in ("f16", "bf16")
     if not fused_expected(c, half, True):
@@ -511,6 +516,8 @@ def test_cuda_forward_fused_tile(ci, mode, tol, bt, monkeypatch):
     torch.backends.cudnn.allow_tf32 = mode != "strict"
     monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
     monkeypatch.setenv("CONVT1D_FUSED_BT", str(bt))
+    if line == "off":
+        monkeypatch.setenv("CONVT1D_FUSED_LINE", "0")
     dtype = MODE_DTYPE[mode]
     x, w, b = make_inputs(c, device="cuda")
     xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
