@@ -62,8 +62,12 @@ struct FusedArgs {
                          * ceil(2^20 / nvr): v / nvr = (v * nvr_magic) >> 20 for the v < 2^12 used */
     int XP;          /* window row pitch in words (8 mod 32: conflict-free fragment loads) */
     int YP;          /* output tile row pitch in elements (s*BT plus two vectors) */
-    int y_mis;       /* y's element offset from a 16-byte boundary */
-    int lmod, clmod; /* L_out and C_out * L_out modulo the elements of a 16-byte vector */
+    /* Each staged row sits at its y row's offset from a pm-element boundary (pm: the elements of a 16-byte vector, or
+     * of 128 bytes where rows go by bulk copies between 128-byte boundaries: the copies' source then lies on the same
+     * 128-byte phase as their destination). */
+    int pm;
+    int y_mis;       /* y's element offset from a pm-element boundary */
+    int lmod, clmod; /* L_out and C_out * L_out modulo pm */
     int bulk;        /* sm_90: rows leave the tile by bulk copies (the copy engine), not vector stores */
     /* Rows sent between 128-byte boundaries (Session 22): a tile sends each y row from the row's first 128-byte
      * boundary at or past its span (the row's start in its first tile) to the one past the next tile's start, so
@@ -184,7 +188,7 @@ __global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_p
     /* Output row co of sample n starts pad(co) elements past a 16-byte boundary: the tile keeps each row at
      * that offset, so whole vectors of y are whole vectors of the tile. pad depends on n only through sig. */
     const int64_t rowlen = a.L_out;
-    auto pad_of = [&](int sig, int co) { return (sig + co * a.lmod) & (VE - 1); };
+    auto pad_of = [&](int sig, int co) { return (sig + co * a.lmod) & (a.pm - 1); };
     /* Elements of the tile that no phase position reaches hold the bias: filled whenever the row offsets change. */
     auto fill_bias = [&](int sig) {
         const int vpr = a.YP / VE; /* vectors per tile row */
@@ -220,7 +224,7 @@ __global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_p
         /* The last tile's bulk copies must have read the tile before anything writes it (barrier below). */
         if (a.bulk && lane == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 #endif
-        const int nsig = (a.y_mis + n * a.clmod) & (VE - 1);
+        const int nsig = (a.y_mis + n * a.clmod) & (a.pm - 1);
         if (nsig != sig) { /* block-uniform */
             __syncthreads(); /* the last tile's rows are out */
             fill_bias(nsig);
@@ -434,9 +438,6 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.cin = (int)P.in_channels, a.cout = (int)P.out_channels, a.K = (int)P.kernel_size;
     a.L_in = (int)P.in_length, a.L_out = (int)pr.out_length;
     a.cb = (int)cb, a.nks = (int)(cb * P.kernel_size);
-    a.y_mis = (int)(((uintptr_t)y / es) % xv);
-    a.lmod = (int)(pr.out_length % xv);
-    a.clmod = (int)((P.out_channels * pr.out_length) % xv);
     {
         /* Bulk copies pay where fewer warps are left to store (strict fp32: one block per SM) and in 16-bit;
          * TF32 loses (run 105, KernelBench 79, ms, bulk / vector stores: TF32 0.521 / 0.472, strict 0.838 /
@@ -449,14 +450,22 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.le = 128 / es;
     a.y_line = (int)(((uintptr_t)y / es) % a.le);
     a.lmodl = (int)(pr.out_length % a.le);
+    /* CONVT1D_FUSED_LINE=0: rows sent as each tile's span (below); CONVT1D_FUSED_LPAD=0: staged rows on a vector's
+     * phase only (pm), also with bulk copies between 128-byte boundaries (A/B). */
+    const char *el = getenv("CONVT1D_FUSED_LINE"), *ep = getenv("CONVT1D_FUSED_LPAD");
+    const bool line = !(el && el[0] == '0'), lpad = !(ep && ep[0] == '0');
     /* The layout of a tile of bt phase positions (Geo), its rows sent between 128-byte boundaries or not (line; xt in
      * FusedArgs): window, output tile pitch, tiles; 0 where it cannot run. */
-    auto layout = [&](int bt, bool line, FusedArgs &t) -> size_t {
+    auto layout = [&](int bt, bool ln, FusedArgs &t) -> size_t {
         const int nth = strict ? 256 : 2 * bt;
         /* columns up to le - 1 past the span: ceil((le - 1) / s) positions, in n8 tiles, one per warp along positions */
-        t.xt = line ? ((t.le - 1 + t.s - 1) / t.s + 7) / 8 : 0;
+        t.xt = ln ? ((t.le - 1 + t.s - 1) / t.s + 7) / 8 : 0;
         if (t.xt > nth / 128) return 0;
         const int cols = bt + 8 * t.xt; /* positions computed per tile */
+        t.pm = ln && t.bulk && lpad ? t.le : xv;
+        t.y_mis = (int)(((uintptr_t)y / es) % t.pm);
+        t.lmod = (int)(pr.out_length % t.pm);
+        t.clmod = (int)((P.out_channels * pr.out_length) % t.pm);
         const int64_t tiles_per_n = (pr.out_length + t.s * (int64_t)bt - 1) / (t.s * (int64_t)bt);
         if (P.in_length + cols + HALO >= INT_MAX / 2 || pr.out_length + t.s * (int64_t)cols >= INT_MAX / 2 ||
             P.padding >= INT_MAX / 4 || P.batch * tiles_per_n >= INT_MAX / 2)
@@ -470,15 +479,14 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
          * reserved) */
         const long win_bytes = (long)(half ? 1 : 2) * rows * t.XP * 4;
         const long cap = strict || bt > 128 ? 227 * 1024 : 113 * 1024;
-        if (line && win_bytes + (long)BM * (t.s * cols + 2 * xv) * es > cap) return 0; /* not at the cost of a block per SM */
-        t.YP = t.bulk ? t.s * cols + 2 * xv : tile_pitch(t, cols, es, xv, (int)((cap - win_bytes) / (BM * es)));
+        const int least = t.pm > xv ? (t.s * cols + 2 * t.pm - 1) / t.pm * t.pm : t.s * cols + 2 * xv; /* pitch */
+        if (ln && win_bytes + (long)BM * least * es > cap) return 0; /* not at the cost of a block per SM */
+        t.YP = t.bulk ? least : tile_pitch(t, cols, es, xv, (int)((cap - win_bytes) / (BM * es)));
         const size_t smem = (size_t)(half ? 1 : 2) * rows * t.XP * 4 + (size_t)BM * t.YP * es;
         return smem <= convt1d_smem_optin() ? smem : 0;
     };
     /* Rows between 128-byte boundaries wherever that layout fits (run 235's store probe, KernelBench 79's traffic at
      * 256 positions: 0.515 ms with rows on 128-byte boundaries, 0.575 as they are); CONVT1D_FUSED_LINE=0 never (A/B). */
-    const char *el = getenv("CONVT1D_FUSED_LINE");
-    const bool line = !(el && el[0] == '0');
     auto layout_any = [&](int bt, FusedArgs &t) -> size_t {
         const size_t sm = line ? layout(bt, true, t) : 0;
         return sm ? sm : layout(bt, false, t);
