@@ -15,8 +15,12 @@
  *  - results + bias go into an output tile whose other elements hold the bias (filled once, again only when
  *    the rows' alignment changes), each row kept at its y row's offset from a 16-byte boundary (rows are
  *    rarely aligned: L_out is odd on KernelBench 79); the rows leave it as 16-byte vectors, or on sm_90 as
- *    one bulk copy each (16-bit and strict fp32: measured, run 105).
- * Measurements and the versions before this one: docs/design.md, Session 12.
+ *    one bulk copy each (16-bit and strict fp32: measured, run 105);
+ *  - in TF32 each y row leaves between 128-byte boundaries, not at the span's edges: from the row's first
+ *    boundary at or past s*t0 to the first one past s*(t0 + BT), so no 128-byte line of y is written by two
+ *    blocks (the columns past the span come from extra n8 tiles: FusedArgs::xt). Where two blocks wrote parts of
+ *    one line, the writes ran at ~2.3 TB/s; with whole lines at ~2.6 (run 235-237, docs/design.md, Session 22).
+ * Measurements and the versions before this one: docs/design.md, Sessions 12 and 22.
  * The one-phase path it replaces (fwd_one_phase.cu) wrote phase r to scratch and scattered it in a second pass;
  * the general kernels multiply the empty phases' zero taps or store fragments s elements apart. */
 #include <limits.h>
@@ -450,10 +454,13 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.le = 128 / es;
     a.y_line = (int)(((uintptr_t)y / es) % a.le);
     a.lmodl = (int)(pr.out_length % a.le);
-    /* CONVT1D_FUSED_LINE=0: rows sent as each tile's span (below); CONVT1D_FUSED_LPAD=0: staged rows on a vector's
-     * phase only (pm), also with bulk copies between 128-byte boundaries (A/B). */
+    /* Rows between 128-byte boundaries (xt in FusedArgs) in TF32, wherever that layout fits. KernelBench 79, ms, line /
+     * not (run 237): TF32 0.520 / 0.585 (run 235's store probe of its traffic: 0.515 / 0.575); 16-bit loses, 0.36-0.40 /
+     * 0.313 whether by bulk copies or vector stores, and split TF32 0.800 / 0.707 (its extra n8 tiles cost a k-loop of
+     * three MMAs each). CONVT1D_FUSED_LINE=0/1: never / in every mode (A/B, tests); CONVT1D_FUSED_LPAD=0: the staged
+     * rows on a vector's phase only (pm) with bulk copies too (A/B). */
     const char *el = getenv("CONVT1D_FUSED_LINE"), *ep = getenv("CONVT1D_FUSED_LPAD");
-    const bool line = !(el && el[0] == '0'), lpad = !(ep && ep[0] == '0');
+    const bool line = el && el[0] ? el[0] != '0' : !half && !strict, lpad = !(ep && ep[0] == '0');
     /* The layout of a tile of bt phase positions (Geo), its rows sent between 128-byte boundaries or not (line; xt in
      * FusedArgs): window, output tile pitch, tiles; 0 where it cannot run. */
     auto layout = [&](int bt, bool ln, FusedArgs &t) -> size_t {
@@ -485,8 +492,6 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         const size_t smem = (size_t)(half ? 1 : 2) * rows * t.XP * 4 + (size_t)BM * t.YP * es;
         return smem <= convt1d_smem_optin() ? smem : 0;
     };
-    /* Rows between 128-byte boundaries wherever that layout fits (run 235's store probe, KernelBench 79's traffic at
-     * 256 positions: 0.515 ms with rows on 128-byte boundaries, 0.575 as they are); CONVT1D_FUSED_LINE=0 never (A/B). */
     auto layout_any = [&](int bt, FusedArgs &t) -> size_t {
         const size_t sm = line ? layout(bt, true, t) : 0;
         return sm ? sm : layout(bt, false, t);

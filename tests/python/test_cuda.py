@@ -503,7 +503,8 @@ def fused_bt256_fits(c, half):
 
 # The fused forward's two tiles (Session 22), each forced (CONVT1D_FUSED_BT) on every layer it takes: 256 phase
 # positions where that tile fits in shared memory (128 otherwise), 128 everywhere; the kernel's instantiation named;
-# rows sent between 128-byte boundaries where that fits (default) and as each tile's span (CONVT1D_FUSED_LINE=0).
+# rows sent between 128-byte boundaries where that fits (CONVT1D_FUSED_LINE=1; the default in TF32) and as each tile's
+# span (=0).
 @pytest.mark.parametrize("line", ["on", "off"])
 @pytest.mark.parametrize("bt", [128, 256])
 @pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
@@ -516,8 +517,7 @@ def test_cuda_forward_fused_tile(ci, mode, tol, bt, line, monkeypatch):
     torch.backends.cudnn.allow_tf32 = mode != "strict"
     monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
     monkeypatch.setenv("CONVT1D_FUSED_BT", str(bt))
-    if line == "off":
-        monkeypatch.setenv("CONVT1D_FUSED_LINE", "0")
+    monkeypatch.setenv("CONVT1D_FUSED_LINE", "1" if line == "on" else "0")
     dtype = MODE_DTYPE[mode]
     x, w, b = make_inputs(c, device="cuda")
     xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
