@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 233-234 (session 22): what the memory system gives KernelBench 79's traffic without the math
+# Run 233 (session 22; called twice, the second time with "probe" after the probe gained its tile orders: 233b): what the memory system gives KernelBench 79's traffic without the math
 # (dev/cuda/store_probe79.cu, variants one change at a time), beside the library's forward and the copy /
 # fill / sum ceilings of y (dev/python/probe_write_bw.py) in TF32 and bf16.
 set -u
