@@ -471,22 +471,28 @@ def fused_expected(c, half, forced, strict=False):
 @pytest.mark.parametrize("pick", ["forced", "shipped"])
 @pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
 @pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
-def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
-    c = FWD_FUSED[ci]
+def fused_forward_run(c, mode):
+    """One forward of layer c in a precision mode on fresh inputs (memory poisoned with NaN first): the kernels that ran,
+    y, and its relative error against float64."""
     torch.backends.cudnn.allow_tf32 = mode != "strict"
-    if pick == "forced":
-        monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
     dtype = MODE_DTYPE[mode]
     x, w, b = make_inputs(c, device="cuda")
     xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
     torch.full((c["N"] * c["Cout"] * (c["L"] * c["stride"] + 64),), float("nan"), device="cuda", dtype=dtype)
     out = {}
     names = kernels_run(lambda: out.setdefault("y", convt1d.conv_transpose1d(xd, wd, bd, **kwargs(c))))
-    y = out["y"]
+    return names, out["y"], rel_err(out["y"], ref(x, w, b, c))
+
+
+def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
+    c = FWD_FUSED[ci]
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
+    names, y, err = fused_forward_run(c, mode)
     expected = fused_expected(c, mode in ("f16", "bf16"), pick == "forced", mode == "strict")
     assert any("fwd_phase_fused_kernel" in n for n in names) == expected, names
     assert torch.isfinite(y).all()
-    assert rel_err(y, ref(x, w, b, c)) <= tol
+    assert err <= tol
 
 
 def fused_bt256_fits(c, half):
@@ -514,21 +520,15 @@ def test_cuda_forward_fused_tile(ci, mode, tol, bt, line, monkeypatch):
     half = mode in ("f16", "bf16")
     if not fused_expected(c, half, True):
         pytest.skip("the fused kernel declines this layer")
-    torch.backends.cudnn.allow_tf32 = mode != "strict"
     monkeypatch.setenv("CONVT1D_FWD_FUSED", "1")
     monkeypatch.setenv("CONVT1D_FUSED_BT", str(bt))
     monkeypatch.setenv("CONVT1D_FUSED_LINE", "1" if line == "on" else "0")
-    dtype = MODE_DTYPE[mode]
-    x, w, b = make_inputs(c, device="cuda")
-    xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
-    torch.full((c["N"] * c["Cout"] * (c["L"] * c["stride"] + 64),), float("nan"), device="cuda", dtype=dtype)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", convt1d.conv_transpose1d(xd, wd, bd, **kwargs(c))))
+    names, y, err = fused_forward_run(c, mode)
     got = [n for n in names if "fwd_phase_fused_kernel" in n]
     want = 256 if bt == 256 and fused_bt256_fits(c, half) else 128
     assert len(got) == 1 and f", {want}>" in got[0], names
-    assert torch.isfinite(out["y"]).all()
-    assert rel_err(out["y"], ref(x, w, b, c)) <= tol
+    assert torch.isfinite(y).all()
+    assert err <= tol
 
 
 # grad_input of the same narrow one-phase layers (bwd_input_phase_fused.cu): on by default at stride >= 2 and for
