@@ -468,9 +468,6 @@ def fused_expected(c, half, forced, strict=False):
     return not half or cb * 8 * ((128 + (c["K"] - 1) * m + 2 * xv - 2) // xv) <= 512
 
 
-@pytest.mark.parametrize("pick", ["forced", "shipped"])
-@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
-@pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
 def fused_forward_run(c, mode):
     """One forward of layer c in a precision mode on fresh inputs (memory poisoned with NaN first): the kernels that ran,
     y, and its relative error against float64."""
@@ -484,6 +481,9 @@ def fused_forward_run(c, mode):
     return names, out["y"], rel_err(out["y"], ref(x, w, b, c))
 
 
+@pytest.mark.parametrize("pick", ["forced", "shipped"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
 def test_cuda_forward_fused(ci, mode, tol, pick, monkeypatch):
     c = FWD_FUSED[ci]
     if pick == "forced":
