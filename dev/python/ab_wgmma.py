@@ -41,6 +41,7 @@ def main():
                     help="abba (default): cuDNN and every variant timed in order then reversed, each the mean of its "
                          "two medians; once: each timed once in the order given (sessions up to 14)")
     ap.add_argument("--out")
+    ap.add_argument("--problems", help="a problems.json of its own (the package's by default): layers outside the suite")
     a = ap.parse_args()
     variants = {}
     for v in a.variants.split(","):
@@ -48,7 +49,7 @@ def main():
         variants[name] = dict(kv.split(":", 1) for kv in spec.split("+")) if spec else VARIANTS.get(name, {})
     keys = {k for env in list(variants.values()) + list(VARIANTS.values()) for k in env}
     recs = []
-    for c in load_shapes(a.shapes):
+    for c in (load_shapes(a.shapes, a.problems) if a.problems else load_shapes(a.shapes)):
         for mode in a.modes.split(","):
             dt = DT[mode]
             torch.backends.cudnn.allow_tf32 = mode != "fp32_strict"  # both sides, read at every call
