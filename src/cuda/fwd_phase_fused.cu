@@ -454,13 +454,14 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     a.le = 128 / es;
     a.y_line = (int)(((uintptr_t)y / es) % a.le);
     a.lmodl = (int)(pr.out_length % a.le);
-    /* Rows between 128-byte boundaries (xt in FusedArgs) in TF32, wherever that layout fits. KernelBench 79, ms, line /
-     * not (run 237): TF32 0.520 / 0.585 (run 235's store probe of its traffic: 0.515 / 0.575); 16-bit loses, 0.36-0.40 /
-     * 0.313 whether by bulk copies or vector stores, and split TF32 0.800 / 0.707 (its extra n8 tiles cost a k-loop of
-     * three MMAs each). CONVT1D_FUSED_LINE=0/1: never / in every mode (A/B, tests); CONVT1D_FUSED_LPAD=0: the staged
+    /* Rows between 128-byte boundaries (xt in FusedArgs) in TF32 at stride >= 2, wherever that layout fits. KernelBench
+     * 79, ms, line / not (run 237): TF32 0.520 / 0.585 (run 235's store probe of its traffic: 0.515 / 0.575); 16-bit
+     * loses, 0.36-0.40 / 0.313 whether by bulk copies or vector stores, and split TF32 0.800 / 0.707 (its extra n8 tiles
+     * cost a k-loop of three MMAs each); at stride 1 TF32 loses too (run 241, KernelBench 74 with 3 taps, forced: 0.953 /
+     * 0.728). CONVT1D_FUSED_LINE=0/1: never / in every mode and stride (A/B, tests); CONVT1D_FUSED_LPAD=0: the staged
      * rows on a vector's phase only (pm) with bulk copies too (A/B). */
     const char *el = getenv("CONVT1D_FUSED_LINE"), *ep = getenv("CONVT1D_FUSED_LPAD");
-    const bool line = el && el[0] ? el[0] != '0' : !half && !strict, lpad = !(ep && ep[0] == '0');
+    const bool line = el && el[0] ? el[0] != '0' : !half && !strict && P.stride > 1, lpad = !(ep && ep[0] == '0');
     /* The layout of a tile of bt phase positions (Geo), its rows sent between 128-byte boundaries or not (line; xt in
      * FusedArgs): window, output tile pitch, tiles; 0 where it cannot run. */
     auto layout = [&](int bt, bool ln, FusedArgs &t) -> size_t {

@@ -118,6 +118,10 @@ struct WgArgs {
      * phase 0 (ps = 1, taps m apart, rows = channels), its outputs os = s apart at o = q*os - p, the other
      * columns of each staged row holding the bias (staged epilogue only). 1 otherwise. */
     int os;
+    /* Register-A stride-1 forward, staged, no ping-pong (CONVT1D_WGMMA_RS_JOINT, Session 22 A/B): the two warpgroups'
+     * halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one piece each. 0: each
+     * warpgroup stages and sends its own 64*MQ positions. */
+    int joint;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -791,12 +795,20 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int ps = PS1 ? 1 : a.ps;
                 const int cm = PS1 ? 1 : a.ps * a.os; /* columns per position */
                 constexpr int VE = 16 / (int)sizeof(T);
-                const int co0 = rt * a.R, qw0 = q0 + wgp, RT = a.R * ps;
+                /* J (joint): the staged rows span both warpgroups' positions, this one's from column wgp */
+                const bool J = PS1 && !BI && a.joint;
+                const int co0 = rt * a.R, qw0 = q0 + (J ? 0 : wgp), RT = a.R * ps;
                 const uint32_t pmag = ps > 1 ? 0xffffffffu / (uint32_t)ps + 1 : 0; /* ceil(2^32 / ps) */
-                T *stg = reinterpret_cast<T *>(sm + a.stg_off) + wg * a.R * a.spitch;
+                T *stg = reinterpret_cast<T *>(sm + a.stg_off) + (J ? 0 : wg * a.R * a.spitch);
                 const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * cm - a.p; /* (row 0, column 0) */
                 const int Lm = a.L_out & (VE - 1);
-                const int W = 64 * MQ * cm; /* output columns of the warpgroup's rows */
+                const int W = 64 * MQ * cm * (J ? 2 : 1); /* output columns of the staged rows */
+                auto stg_sync = [&]() {
+                    if (J)
+                        named_sync(3, 256);
+                    else
+                        named_sync(1 + wg, 128);
+                };
                 const int64_t c0 = (int64_t)qw0 * cm - a.p;
                 const int c_lo = c0 < 0 ? (int)-c0 : 0;
                 const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
@@ -809,7 +821,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int key = (int)(rb & (VE - 1)) + VE * co0;
                 const bool refill = !PS1 && !PAIRS && a.os > 1 && *fkey != key; /* one-phase layers take no pairs */
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-                named_sync(1 + wg, 128);
+                stg_sync();
                 if (refill) {
                     if ((tid & 127) == 0) *fkey = key;
                     for (int e = tid & 127; e < a.R * a.spitch; e += 128) {
@@ -832,7 +844,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         if (ml >= RT || co >= a.cout) continue;
                         const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                         const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
-                                                       (16 * wq + GP * g) * cm + r);
+                                                       ((J ? wgp : 0) + 16 * wq + GP * g) * cm + r);
 #pragma unroll
                         for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
@@ -841,8 +853,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     }
                 }
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-                named_sync(1 + wg, 128);
-                for (int ml = tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += 128) {
+                stg_sync();
+                for (int ml = J ? tid & 255 : tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += J ? 256 : 128) {
                     const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
                     const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
                     int c = c_lo;
@@ -1613,7 +1625,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int spitch = 64 * MQ * a.ps * a.os + 16 / es, stg_bytes = 2 * a.R * spitch * es; /* two warpgroups' tiles */
+    const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
+    a.joint = !BI && a.ps == 1 && a.os == 1 && stg_ok && jv && jv[0] == '1'; /* A/B: one staged tile, no ping-pong */
+    /* two warpgroups' tiles, or (joint) one of twice the columns */
+    const int spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es, stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
     const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0;
     int64_t grid = 0;
@@ -1621,7 +1636,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool pp_forced = ppv && ppv[0] == '1';
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
     /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
-    for (int p = rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
+    for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
         const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
         grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
         const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
@@ -1633,7 +1648,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
         for (int k = 0; k < 4 && pick < 0; ++k) {
             const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
-            if ((wr && !wres_ok) || (st && !stg_ok) || (!st && a.os > 1)) continue;
+            if ((wr && !wres_ok) || (st && !stg_ok) || (!st && (a.os > 1 || a.joint))) continue;
             const int txb = (wr ? 0 : CW) + nbox * xbox;
             const int b = (txb + 1023) / 1024 * 1024;
             const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
@@ -2121,6 +2136,7 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.p = (int)pr.p.padding;
     a.ps = (int)pr.p.stride;
     a.os = 1;
+    a.joint = 0;
     return a;
 }
 } // namespace
@@ -2186,6 +2202,7 @@ convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void
     WgArgs a = fwd_args(pr, bias, y);
     a.ps = 1;
     a.os = (int)P.stride;
+    a.joint = 0;
     a.T = (int)P.kernel_size;
     a.dj = (int)(P.dilation / P.stride);
     return dispatch_rs(ty, pr, x, w, a, (int)P.kernel_size, (int)P.dilation, stream);
@@ -2218,6 +2235,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.p = 0;
     a.ps = 1;
     a.os = 1;
+    a.joint = 0;
     a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
     a.dj = -1;
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
