@@ -1625,36 +1625,41 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
-    a.joint = !BI && a.ps == 1 && a.os == 1 && stg_ok && jv && jv[0] == '1'; /* A/B: one staged tile, no ping-pong */
-    /* two warpgroups' tiles, or (joint) one of twice the columns */
-    const int spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es, stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
+    /* a.joint comes in as the caller's wish (run_rs: joint_wanted); taken where the staged layout fits with it, else
+     * the warpgroups' own tiles as before. */
+    const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok;
     const int need = allow_one_stage ? 1 : 2;
-    int pick = -1, stages = 0, sb = 0, pp = 0;
+    int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0;
     int64_t grid = 0;
     const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
     const bool pp_forced = ppv && ppv[0] == '1';
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
-    /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
-    for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
-        const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
-        grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
-        const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
-        /* 16-bit weights of two or more chunks resident: both warpgroups on one tile beat ping-pong (run 154,
-         * KernelBench 64, ms, resident without / with ping-pong / neither resident (the stages carry the weights)
-         * with ping-pong: bf16 1.060 / 1.184 / 1.185, fp16 1.142 / 1.204 / 1.309); with one chunk (KernelBench
-         * 74) ping-pong still wins (bf16 0.428 vs 0.458). */
-        if (p && !pp_forced && es == 2 && a.nchunk >= 2 && wres_ok) continue;
-        const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
-        for (int k = 0; k < 4 && pick < 0; ++k) {
-            const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
-            if ((wr && !wres_ok) || (st && !stg_ok) || (!st && (a.os > 1 || a.joint))) continue;
-            const int txb = (wr ? 0 : CW) + nbox * xbox;
-            const int b = (txb + 1023) / 1024 * 1024;
-            const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
-            int n = (int)((kMaxSmem - fixed) / b);
-            if (n > 8) n = 8;
-            if (n >= need && (!p || n >= a.nchunk + 1)) pick = k, stages = n, sb = b, pp = p, a.txb = txb;
+    for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
+        a.joint = jt;
+        /* two warpgroups' tiles, or (joint) one of twice the columns */
+        spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es;
+        const int stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
+        /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
+        for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
+            const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
+            grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
+            const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
+            /* 16-bit weights of two or more chunks resident: both warpgroups on one tile beat ping-pong (run 154,
+             * KernelBench 64, ms, resident without / with ping-pong / neither resident (the stages carry the weights)
+             * with ping-pong: bf16 1.060 / 1.184 / 1.185, fp16 1.142 / 1.204 / 1.309); with one chunk (KernelBench
+             * 74) ping-pong still wins (bf16 0.428 vs 0.458). */
+            if (p && !pp_forced && es == 2 && a.nchunk >= 2 && wres_ok) continue;
+            const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
+            for (int k = 0; k < 4 && pick < 0; ++k) {
+                const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
+                if ((wr && !wres_ok) || (st && !stg_ok) || (!st && (a.os > 1 || a.joint))) continue;
+                const int txb = (wr ? 0 : CW) + nbox * xbox;
+                const int b = (txb + 1023) / 1024 * 1024;
+                const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
+                int n = (int)((kMaxSmem - fixed) / b);
+                if (n > 8) n = 8;
+                if (n >= need && (!p || n >= a.nchunk + 1)) pick = k, stages = n, sb = b, pp = p, a.txb = txb;
+            }
         }
     }
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -1667,6 +1672,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.wr_off = a.stages * a.sb;
     a.stg_off = staged ? a.wr_off + (a.wres ? (int)wres_bytes : 0) : -1;
     a.spitch = spitch;
+    const int stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
     a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
     const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
     const char *kv = getenv("CONVT1D_WGMMA_RS_SKEW");
@@ -1861,6 +1867,14 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.q_tiles = (int)q_tiles;
     a.q_tiles_pp = (int)((q_max - a.qa + BQ / 2) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
+    /* One staged tile for both warpgroups (WgArgs::joint; rs_launch takes it where the staged layout fits): TF32 at
+     * stride 1, the forward itself (run 242, KernelBench 74 TF32 0.670 vs 0.715 ms with the warpgroups' own 512-byte
+     * row pieces and ping-pong; split TF32 loses, 1.100 vs 1.005, and 16-bit stages nothing at stride 1).
+     * CONVT1D_WGMMA_RS_JOINT=0/1: never / wherever it fits (A/B, tests). */
+    {
+        const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
+        a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
+    }
     bool only_beside = false;
     int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, &only_beside);
     EdgeBeside eb; /* asked (capture state, side stream) only for a dropped tile */
