@@ -118,9 +118,9 @@ struct WgArgs {
      * phase 0 (ps = 1, taps m apart, rows = channels), its outputs os = s apart at o = q*os - p, the other
      * columns of each staged row holding the bias (staged epilogue only). 1 otherwise. */
     int os;
-    /* Register-A stride-1 forward, staged, no ping-pong (CONVT1D_WGMMA_RS_JOINT, Session 22 A/B): the two warpgroups'
-     * halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one piece each. 0: each
-     * warpgroup stages and sends its own 64*MQ positions. */
+    /* Register-A stride-1 forward, staged, no ping-pong (Session 22; run_rs asks for it, rs_launch takes it where it
+     * fits): the two warpgroups' halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one
+     * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
 };
 
@@ -1625,14 +1625,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* a.joint comes in as the caller's wish (run_rs: joint_wanted); taken where the staged layout fits with it, else
-     * the warpgroups' own tiles as before. */
-    const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok;
     const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0;
     int64_t grid = 0;
     const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
     const bool pp_forced = ppv && ppv[0] == '1';
+    /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
+     * warpgroups' own tiles as before. */
+    const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
     for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
         a.joint = jt;
