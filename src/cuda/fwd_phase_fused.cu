@@ -252,20 +252,14 @@ __global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_p
 
         /* The tile's GEMM: 64 channels x 128 positions x (C_in x K); tap k reads the window shifted by
          * xoff + (K-1-k)*m columns. */
-        /* NX: the extra n8 tile past the span (xt) as one more accumulator of the k-loop, its MMAs among the others
-         * (16-bit, whose registers have room); else in its own k-loop below, a chain of dependent MMAs (run 246: bf16
-         * with lines there, "wait" stalls 2.6 per instruction against < 0.3). */
-        constexpr int NX = HALF ? 1 : 0;
-        const bool xw = wn < a.xt; /* warp-uniform */
-        float acc[NT + NX][4];
+        float acc[NT][4];
 #pragma unroll
-        for (int nt = 0; nt < NT + NX; ++nt)
+        for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
             for (int e = 0; e < 4; ++e) acc[nt][e] = 0.f;
         {
             constexpr int KS = ksteps_max<MODE>();
             const uint32_t *xb0 = xs + tq * a.XP + xoff + wn * PW + g;
-            const int xe = BT - wn * PW + wn * 8; /* the extra tile's columns from xb0: positions BT + 8*wn */
             int k = 0, cbi = 0;
 #pragma unroll
             for (int ks = 0; ks < KS; ++ks) {
@@ -275,10 +269,6 @@ __global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_p
                     for (int nt = 0; nt < NT; ++nt) {
                         uint32_t b[2] = {p[nt * 8], p[4 * a.XP + nt * 8]};
                         fused_mma<MODE, false>(acc[nt], af[ks], al[MODE == F32X3 ? ks : 0], b);
-                    }
-                    if (NX && xw) {
-                        uint32_t b[2] = {p[xe], p[4 * a.XP + xe]};
-                        fused_mma<MODE, false>(acc[NX ? NT : 0], af[ks], al[MODE == F32X3 ? ks : 0], b);
                     }
                     if (++cbi == a.cb) {
                         cbi = 0;
@@ -299,8 +289,7 @@ __global__ void __launch_bounds__(Geo<MODE, BT>::NTH, Geo<MODE, BT>::MINB) fwd_p
             };
 #pragma unroll
             for (int nt = 0; nt < NT; ++nt) put(acc[nt], wn * PW + nt * 8 + 2 * tq);
-            if (NX && xw) put(acc[NX ? NT : 0], BT + wn * 8 + 2 * tq);
-            if (!NX && xw) { /* the n8 tile past the span, positions BT + 8*wn, in a k-loop of its own */
+            if (wn < a.xt) { /* warp-uniform: the n8 tile past the span, positions BT + 8*wn */
                 constexpr int KS = ksteps_max<MODE>();
                 float ex[4] = {0.f, 0.f, 0.f, 0.f};
                 const uint32_t *xe0 = xs + tq * a.XP + xoff + BT + wn * 8 + g;
@@ -472,7 +461,7 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
      * 0.728). CONVT1D_FUSED_LINE=0/1: never / in every mode and stride (A/B, tests); CONVT1D_FUSED_LPAD=0: the staged
      * rows on a vector's phase only (pm) with bulk copies too (A/B). */
     const char *el = getenv("CONVT1D_FUSED_LINE"), *ep = getenv("CONVT1D_FUSED_LPAD");
-    const bool line = el && el[0] ? el[0] != '0' : !strict && P.stride > 1, lpad = !(ep && ep[0] == '0');
+    const bool line = el && el[0] ? el[0] != '0' : !half && !strict && P.stride > 1, lpad = !(ep && ep[0] == '0');
     /* The layout of a tile of bt phase positions (Geo), its rows sent between 128-byte boundaries or not (line; xt in
      * FusedArgs): window, output tile pitch, tiles; 0 where it cannot run. */
     auto layout = [&](int bt, bool ln, FusedArgs &t) -> size_t {
