@@ -507,9 +507,12 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         const char *eb = getenv("CONVT1D_FUSED_BT");
         const int want = eb && eb[0] ? (atoi(eb) == 256 ? 256 : 128) : 0;
         FusedArgs t = a;
-        const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-        smem = want == 128 ? 0 : layout_any(256, t);
-        if (smem && (want == 256 || t.tiles >= 2 * sms)) {
+        const int64_t sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
+        const int64_t tiles256 = P.batch * ((pr.out_length + 256 * (int64_t)a.s - 1) / (256 * (int64_t)a.s));
+        /* The grid test before the layout: the layout counts the output tile's bank conflicts (tile_pitch, cached for
+         * one layer at a time), so a layout made and then dropped would recount both tiles' pitches at every call. */
+        smem = want == 128 || (want != 256 && tiles256 < 2 * sms) ? 0 : layout_any(256, t);
+        if (smem) {
             a = t;
         } else {
             smem = layout_any(128, a), bt = 128;

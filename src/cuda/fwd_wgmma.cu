@@ -1626,7 +1626,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int need = allow_one_stage ? 1 : 2;
-    int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0;
+    int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0, stg_bytes = 0;
     int64_t grid = 0;
     const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
     const bool pp_forced = ppv && ppv[0] == '1';
@@ -1638,7 +1638,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         a.joint = jt;
         /* two warpgroups' tiles, or (joint) one of twice the columns */
         spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es;
-        const int stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
+        stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
         /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
         for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
             const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
@@ -1672,7 +1672,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.wr_off = a.stages * a.sb;
     a.stg_off = staged ? a.wr_off + (a.wres ? (int)wres_bytes : 0) : -1;
     a.spitch = spitch;
-    const int stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
     a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
     const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
     const char *kv = getenv("CONVT1D_WGMMA_RS_SKEW");
@@ -2216,7 +2215,6 @@ convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void
     WgArgs a = fwd_args(pr, bias, y);
     a.ps = 1;
     a.os = (int)P.stride;
-    a.joint = 0;
     a.T = (int)P.kernel_size;
     a.dj = (int)(P.dilation / P.stride);
     return dispatch_rs(ty, pr, x, w, a, (int)P.kernel_size, (int)P.dilation, stream);
