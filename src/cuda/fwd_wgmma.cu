@@ -122,6 +122,12 @@ struct WgArgs {
      * fits): the two warpgroups' halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one
      * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
+    /* Joint staged tiles whose rows carry (Session 23; one row tile): each block walks a contiguous run of tiles, and
+     * a full tile followed by the next positions of the same rows keeps every row's part past its last 128-byte line
+     * boundary in the staged tile, moved to the kLinePre columns before column 0 and sent with the next tile's rows:
+     * no 128-byte line of y is written by two tiles except where runs meet (the store probe, runs 233-235: rows on
+     * 128-byte boundaries wrote 17% faster than the same pieces across them). 0: strided tiles, ragged pieces. */
+    int carry;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -412,6 +418,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
+    /* The block's tiles: t_beg, t_beg + t_step, ... below t_end; one contiguous run where rows carry (never with
+     * position pairs: their 16-bit 128x2 kernels spill with the run's bounds live across the loop). */
+    const bool CARRY = !PAIRS && a.carry;
+    const int64_t t_beg = CARRY ? tiles * blockIdx.x / gridDim.x : blockIdx.x;
+    const int64_t t_end = CARRY ? tiles * (blockIdx.x + 1) / gridDim.x : tiles;
+    const int64_t t_step = CARRY ? 1 : gridDim.x;
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -448,7 +460,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
             constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
             int it = 0;
-            for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
+            for (int64_t tl = t_beg; tl < t_end; tl += t_step) {
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
@@ -671,11 +683,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
-    for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
-        int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
+    for (int64_t tl = t_beg + (PP ? wg : 0) * t_step; tl < t_end; tl += (PP ? 2 : 1) * t_step) {
+        int it = (int)((tl - t_beg) / t_step) * a.nchunk; /* the producer's stage sequence */
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
-        const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
+        const int qi = (int)(rest % q_tiles);
+        const int q0 = a.qa + qi * BQ, n = (int)(rest / q_tiles);
         float acc[MQ][BR / 2];
 #pragma unroll
         for (int mq = 0; mq < MQ; ++mq)
@@ -812,6 +825,19 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int64_t c0 = (int64_t)qw0 * cm - a.p;
                 const int c_lo = c0 < 0 ? (int)-c0 : 0;
                 const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
+                /* Carried rows (WgArgs::carry, joint tiles only): where the block's previous tile was full and of the
+                 * same rows (c_in), each row starts at its line boundary at or before column 0, the previous tile's
+                 * tail moved in front of column 0; where its next tile continues this full one (c_out), each row
+                 * stops at its last line boundary and leaves the rest to that tile. */
+                constexpr int LN = 128 / (int)sizeof(T); /* elements per 128-byte line */
+                const int pre = J && CARRY ? LN : 0;   /* columns before column 0 in each staged row */
+                auto full = [&](int qj) {
+                    const int64_t cj = (int64_t)a.qa + (int64_t)qj * BQ - a.p;
+                    return cj >= 0 && cj + W <= a.L_out;
+                };
+                const bool c_in = pre && tl > t_beg && qi > 0 && full(qi - 1);
+                const bool c_out = pre && tl + 1 < t_end && qi + 1 < q_tiles && full(qi);
+                const int yl = (int)(((uintptr_t)y / sizeof(T)) & (LN - 1)); /* y's first element in its line */
                 /* One-phase layer (os > 1): the columns between the outputs hold the bias. The tile keeps them across
                  * tiles (the results rewrite only their own columns); refilled where the rows' shifts or channels
                  * change (KernelBench 79: once per warpgroup). The last fill's key sits in shared memory (as a
@@ -821,6 +847,18 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int key = (int)(rb & (VE - 1)) + VE * co0;
                 const bool refill = !PS1 && !PAIRS && a.os > 1 && *fkey != key; /* one-phase layers take no pairs */
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+                if (c_in) { /* each row's owner (its bulk copies read, above) moves the previous tile's tail, in vectors
+                             * from its line boundary, in front of column 0 before the results overwrite it */
+                    for (int ml = tid & 255; ml < a.R && co0 + ml < a.cout; ml += 256) {
+                        const int64_t er = rb + (int64_t)ml * a.L_out;
+                        T *sr = stg + ml * a.spitch + pre + (int)(er & (VE - 1));
+                        const int m = (int)((er + yl) & (LN - 1)); /* the tail's columns */
+                        int k = 0;
+                        for (; k + VE <= m; k += VE)
+                            *reinterpret_cast<uint4 *>(sr - m + k) = *reinterpret_cast<const uint4 *>(sr + W - m + k);
+                        for (; k < m; ++k) sr[k - m] = sr[W - m + k];
+                    }
+                }
                 stg_sync();
                 if (refill) {
                     if ((tid & 127) == 0) *fkey = key;
@@ -843,7 +881,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         const int co = co0 + col;
                         if (ml >= RT || co >= a.cout) continue;
                         const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                        const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
+                        const uint32_t row = smem_addr(stg + col * a.spitch + pre + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
                                                        ((J ? wgp : 0) + 16 * wq + GP * g) * cm + r);
 #pragma unroll
                         for (int mq = 0; mq < MQ; ++mq)
@@ -854,19 +892,22 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 }
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
                 stg_sync();
-                for (int ml = J ? tid & 255 : tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += J ? 256 : 128) {
+                for (int ml = J ? tid & 255 : tid & 127; ml < a.R && co0 + ml < a.cout && (c_in || c_lo < c_hi);
+                     ml += J ? 256 : 128) {
                     const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
-                    const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
-                    int c = c_lo;
-                    for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
-                    const int nb = (c_hi - c) / VE * VE;
+                    const T *sr = stg + ml * a.spitch + pre + (int)(er & (VE - 1));
+                    const int ph = (int)((er + yl) & (LN - 1)); /* column 0's place in its line */
+                    int c = c_in ? -ph : c_lo;
+                    const int ce = c_out ? W - ((ph + W) & (LN - 1)) : c_hi;
+                    for (; c < ce && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
+                    const int nb = (ce - c) / VE * VE;
                     if (nb > 0) {
                         asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
                                      "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
                                      : "memory");
                         c += nb;
                     }
-                    for (; c < c_hi; ++c) y[er + c] = sr[c];
+                    for (; c < ce; ++c) y[er + c] = sr[c];
                 }
             };
             if (BI || (a.ps == 1 && a.os == 1))
@@ -1633,11 +1674,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
     const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
+    /* a.carry likewise: joint tiles of one row tile, carried rows where that layout fits, else plain joint tiles. */
+    const bool carry_try = joint_try && a.carry && a.r_tiles == 1 && !a.pairs;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
-    for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
-        a.joint = jt;
-        /* two warpgroups' tiles, or (joint) one of twice the columns */
-        spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es;
+    for (int lv = joint_try ? 1 + carry_try : 0; lv >= 0 && pick < 0; --lv) {
+        a.joint = lv >= 1;
+        a.carry = lv == 2;
+        /* two warpgroups' tiles, or (joint) one of twice the columns, (carry) after a 128-byte line for the tails */
+        spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es + (a.carry ? 128 / es : 0);
         stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
         /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
         for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
@@ -1873,6 +1917,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
         a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
+        /* Carried rows (WgArgs::carry) wherever joint tiles of one row tile fit with them. CONVT1D_WGMMA_RS_CARRY=0: never. */
+        const char *cv = getenv("CONVT1D_WGMMA_RS_CARRY");
+        a.carry = !(cv && cv[0] == '0');
     }
     bool only_beside = false;
     int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, &only_beside);
@@ -2150,6 +2197,7 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.ps = (int)pr.p.stride;
     a.os = 1;
     a.joint = 0;
+    a.carry = 0;
     return a;
 }
 } // namespace
@@ -2248,6 +2296,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.ps = 1;
     a.os = 1;
     a.joint = 0;
+    a.carry = 0;
     a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
     a.dj = -1;
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
