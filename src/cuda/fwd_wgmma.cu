@@ -122,12 +122,13 @@ struct WgArgs {
      * fits): the two warpgroups' halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one
      * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
-    /* Joint staged tiles whose rows carry (Session 23; one row tile): each block walks a contiguous run of tiles, and
-     * a full tile followed by the next positions of the same rows keeps every row's part past its last 128-byte line
-     * boundary in the staged tile, moved to the kLinePre columns before column 0 and sent with the next tile's rows:
-     * no 128-byte line of y is written by two tiles except where runs meet (the store probe, runs 233-235: rows on
-     * 128-byte boundaries wrote 17% faster than the same pieces across them). 0: strided tiles, ragged pieces. */
-    int carry;
+    /* Tile order (Session 23): the block takes groups of cgroup consecutive tiles, group b, b + grid, ... (1: tiles
+     * b, b + grid, ...; more only with one row tile). Joint staged tiles whose rows carry (carry): within a group, a
+     * full tile followed by the next positions of the same rows keeps every row's part past its last 128-byte line
+     * boundary in the staged tile, moved to the 128 bytes before column 0 and sent with the next tile's rows: no
+     * 128-byte line of y is written by two tiles of a group (the store probe, runs 233-235: rows on 128-byte
+     * boundaries wrote 17% faster than the same pieces across them). */
+    int cgroup, carry;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -418,12 +419,18 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
-    /* The block's tiles: t_beg, t_beg + t_step, ... below t_end; one contiguous run where rows carry (never with
-     * position pairs: their 16-bit 128x2 kernels spill with the run's bounds live across the loop). */
+    /* The block's tiles (WgArgs::cgroup): tl from blockIdx.x*G, jw its place in its group, stepped without divisions
+     * (with them every kernel spilled, the producer's 56 registers first); never grouped with position pairs. */
+    const int G = PAIRS ? 1 : a.cgroup;
     const bool CARRY = !PAIRS && a.carry;
-    const int64_t t_beg = CARRY ? tiles * blockIdx.x / gridDim.x : blockIdx.x;
-    const int64_t t_end = CARRY ? tiles * (blockIdx.x + 1) / gridDim.x : tiles;
-    const int64_t t_step = CARRY ? 1 : gridDim.x;
+    auto step = [&](int64_t &tl, int &jw) {
+        if (++jw == G) {
+            jw = 0;
+            tl += (int64_t)(gridDim.x - 1) * G + 1;
+        } else {
+            ++tl;
+        }
+    };
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -460,7 +467,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
             constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
             int it = 0;
-            for (int64_t tl = t_beg; tl < t_end; tl += t_step) {
+            int64_t tl = (int64_t)blockIdx.x * G;
+            for (int jw = 0; tl < tiles; step(tl, jw)) {
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
@@ -683,8 +691,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
-    for (int64_t tl = t_beg + (PP ? wg : 0) * t_step; tl < t_end; tl += (PP ? 2 : 1) * t_step) {
-        int it = (int)((tl - t_beg) / t_step) * a.nchunk; /* the producer's stage sequence */
+    int64_t tl = (int64_t)blockIdx.x * G;
+    int jw = 0, it = 0; /* it: the producer's stage sequence */
+    if (PP && wg) step(tl, jw), it += a.nchunk;
+    for (; tl < tiles; step(tl, jw), PP ? (step(tl, jw), void(it += a.nchunk)) : void()) { /* ping-pong: every other */
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
         const int qi = (int)(rest % q_tiles);
@@ -835,8 +845,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int64_t cj = (int64_t)a.qa + (int64_t)qj * BQ - a.p;
                     return cj >= 0 && cj + W <= a.L_out;
                 };
-                const bool c_in = pre && tl > t_beg && qi > 0 && full(qi - 1);
-                const bool c_out = pre && tl + 1 < t_end && qi + 1 < q_tiles && full(qi);
+                const bool c_in = pre && jw != 0 && qi > 0 && full(qi - 1);
+                const bool c_out = pre && jw + 1 != G && tl + 1 < tiles && qi + 1 < q_tiles && full(qi);
                 const int yl = (int)(((uintptr_t)y / sizeof(T)) & (LN - 1)); /* y's first element in its line */
                 /* One-phase layer (os > 1): the columns between the outputs hold the bias. The tile keeps them across
                  * tiles (the results rewrite only their own columns); refilled where the rows' shifts or channels
@@ -1676,6 +1686,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
     /* a.carry likewise: joint tiles of one row tile, carried rows where that layout fits, else plain joint tiles. */
     const bool carry_try = joint_try && a.carry && a.r_tiles == 1 && !a.pairs;
+    const int cgroup_wish = a.cgroup;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
     for (int lv = joint_try ? 1 + carry_try : 0; lv >= 0 && pick < 0; --lv) {
         a.joint = lv >= 1;
@@ -1709,6 +1720,12 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pp = pp;
     if (pp) a.q_tiles = a.q_tiles_pp;
+    /* Tile groups (WgArgs::cgroup) with joint tiles of one row tile only; 0 asks for one run per block. */
+    a.cgroup = 1;
+    if (a.joint && a.r_tiles == 1 && !a.pairs && cgroup_wish != 1) {
+        const int64_t tiles = (int64_t)a.q_tiles * a.N;
+        a.cgroup = cgroup_wish > 1 ? cgroup_wish : (int)((tiles + grid - 1) / grid);
+    }
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
     a.sb = sb;
@@ -1917,9 +1934,11 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
         a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
-        /* Carried rows (WgArgs::carry) wherever joint tiles of one row tile fit with them. CONVT1D_WGMMA_RS_CARRY=0: never. */
-        const char *cv = getenv("CONVT1D_WGMMA_RS_CARRY");
+        /* Carried rows (WgArgs::carry) wherever joint tiles of one row tile fit with them, in groups of cgroup tiles
+         * (0: one run per block). CONVT1D_WGMMA_RS_CARRY=0: never; CONVT1D_WGMMA_RS_CGROUP=G (A/B). */
+        const char *cv = getenv("CONVT1D_WGMMA_RS_CARRY"), *gv = getenv("CONVT1D_WGMMA_RS_CGROUP");
         a.carry = !(cv && cv[0] == '0');
+        a.cgroup = gv && gv[0] ? atoi(gv) : a.carry ? 0 : 1;
     }
     bool only_beside = false;
     int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, &only_beside);
@@ -2198,6 +2217,7 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.os = 1;
     a.joint = 0;
     a.carry = 0;
+    a.cgroup = 1;
     return a;
 }
 } // namespace
@@ -2297,6 +2317,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.os = 1;
     a.joint = 0;
     a.carry = 0;
+    a.cgroup = 1;
     a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
     a.dj = -1;
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
