@@ -122,13 +122,11 @@ struct WgArgs {
      * fits): the two warpgroups' halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one
      * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
-    /* Tile order (Session 23): the block takes groups of cgroup consecutive tiles, group b, b + grid, ... (1: tiles
-     * b, b + grid, ...; more only with one row tile). Joint staged tiles whose rows carry (carry): within a group, a
-     * full tile followed by the next positions of the same rows keeps every row's part past its last 128-byte line
-     * boundary in the staged tile, moved to the 128 bytes before column 0 and sent with the next tile's rows: no
-     * 128-byte line of y is written by two tiles of a group (the store probe, runs 233-235: rows on 128-byte
-     * boundaries wrote 17% faster than the same pieces across them). */
-    int cgroup, carry;
+    /* Joint staged tiles sent by TMA tensor stores (Session 23, A/B): the tile as boxes of R rows x 128 bytes (128-byte
+     * swizzle: the accumulators' stores hit distinct banks), one store per box from one thread, the tensor map clipping
+     * the tile at the row ends. Needs y 16-byte aligned, rows a 16-byte multiple and the tile's first column on a
+     * 16-byte boundary (p a multiple of 16 / es). 0: one bulk copy per row. */
+    int ytma;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -369,12 +367,14 @@ constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at mo
 
 template <int TY, int BR, int MQ, bool BI, bool PAIRS>
 __global__ void __launch_bounds__(kThreadsRS, 1)
-    fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
+    fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw,
+                        const __grid_constant__ CUtensorMap tmy, WgArgs a) {
 #if CONVT1D_WG_DEVICE
     typedef wg_type<TY> E;
     typedef typename E::T T;
     constexpr bool X3 = TY == WG_TF32X3;
     constexpr bool HALF = sizeof(T) == 2;
+    constexpr bool YT = TY == WG_TF32 && !BI; /* WgArgs::ytma compiled in (elsewhere it made kernels spill) */
     /* PAIRS (16-bit forward, not BI): a warp's MMA rows g and g + 8 stand for positions 2g and 2g + 1 instead of
      * g and g + 8, so a thread holds neighbours: its A pairs come in one 32-bit load where the tap shift is even,
      * and its two outputs per row go out in one 32-bit store (whole 32-byte sectors per row and instruction). */
@@ -419,18 +419,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
-    /* The block's tiles (WgArgs::cgroup): tl from blockIdx.x*G, jw its place in its group, stepped without divisions
-     * (with them every kernel spilled, the producer's 56 registers first); never grouped with position pairs. */
-    const int G = PAIRS ? 1 : a.cgroup;
-    const bool CARRY = !PAIRS && a.carry;
-    auto step = [&](int64_t &tl, int &jw) {
-        if (++jw == G) {
-            jw = 0;
-            tl += (int64_t)(gridDim.x - 1) * G + 1;
-        } else {
-            ++tl;
-        }
-    };
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -467,8 +455,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
             constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
             int it = 0;
-            int64_t tl = (int64_t)blockIdx.x * G;
-            for (int jw = 0; tl < tiles; step(tl, jw)) {
+            for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
@@ -691,14 +678,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
-    int64_t tl = (int64_t)blockIdx.x * G;
-    int jw = 0, it = 0; /* it: the producer's stage sequence */
-    if (PP && wg) step(tl, jw), it += a.nchunk;
-    for (; tl < tiles; step(tl, jw), PP ? (step(tl, jw), void(it += a.nchunk)) : void()) { /* ping-pong: every other */
+    for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
+        int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
-        const int qi = (int)(rest % q_tiles);
-        const int q0 = a.qa + qi * BQ, n = (int)(rest / q_tiles);
+        const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
         float acc[MQ][BR / 2];
 #pragma unroll
         for (int mq = 0; mq < MQ; ++mq)
@@ -835,19 +819,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int64_t c0 = (int64_t)qw0 * cm - a.p;
                 const int c_lo = c0 < 0 ? (int)-c0 : 0;
                 const int c_hi = a.L_out - c0 < W ? (int)(a.L_out - c0) : W;
-                /* Carried rows (WgArgs::carry, joint tiles only): where the block's previous tile was full and of the
-                 * same rows (c_in), each row starts at its line boundary at or before column 0, the previous tile's
-                 * tail moved in front of column 0; where its next tile continues this full one (c_out), each row
-                 * stops at its last line boundary and leaves the rest to that tile. */
-                constexpr int LN = 128 / (int)sizeof(T); /* elements per 128-byte line */
-                const int pre = J && CARRY ? LN : 0;   /* columns before column 0 in each staged row */
-                auto full = [&](int qj) {
-                    const int64_t cj = (int64_t)a.qa + (int64_t)qj * BQ - a.p;
-                    return cj >= 0 && cj + W <= a.L_out;
-                };
-                const bool c_in = pre && jw != 0 && qi > 0 && full(qi - 1);
-                const bool c_out = pre && jw + 1 != G && tl + 1 < tiles && qi + 1 < q_tiles && full(qi);
-                const int yl = (int)(((uintptr_t)y / sizeof(T)) & (LN - 1)); /* y's first element in its line */
                 /* One-phase layer (os > 1): the columns between the outputs hold the bias. The tile keeps them across
                  * tiles (the results rewrite only their own columns); refilled where the rows' shifts or channels
                  * change (KernelBench 79: once per warpgroup). The last fill's key sits in shared memory (as a
@@ -857,25 +828,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int key = (int)(rb & (VE - 1)) + VE * co0;
                 const bool refill = !PS1 && !PAIRS && a.os > 1 && *fkey != key; /* one-phase layers take no pairs */
                 asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-                if (c_in) {
-                    /* Every row's copies read (each owner waited above): all threads move the previous tile's tails, one
-                     * 16-byte vector from the line boundary each (the vector holding the tail's end, element by
-                     * element), in front of column 0 before the results overwrite them. One thread per row moving its
-                     * whole tail kept the other warps waiting: run 249, KernelBench 74 TF32 0.737 vs 0.659 ms. */
-                    stg_sync();
-                    constexpr int VL = LN / VE; /* vectors per line */
-                    for (int e = tid & 255; e < a.R * VL; e += 256) {
-                        const int ml = e / VL, k = (e - ml * VL) * VE;
-                        const int64_t er = rb + (int64_t)ml * a.L_out;
-                        const int m = (int)((er + yl) & (LN - 1)); /* the tail's columns */
-                        if (co0 + ml >= a.cout || k >= m) continue;
-                        T *sr = stg + ml * a.spitch + pre + (int)(er & (VE - 1)) - m + k; /* column k - m */
-                        if (k + VE <= m)
-                            *reinterpret_cast<uint4 *>(sr) = *reinterpret_cast<const uint4 *>(sr + W);
-                        else
-                            for (int i = 0; i < m - k; ++i) sr[i] = sr[W + i];
-                    }
-                }
                 stg_sync();
                 if (refill) {
                     if ((tid & 127) == 0) *fkey = key;
@@ -898,7 +850,20 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         const int co = co0 + col;
                         if (ml >= RT || co >= a.cout) continue;
                         const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                        const uint32_t row = smem_addr(stg + col * a.spitch + pre + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
+                        if (YT && J && a.ytma) { /* box c / LN, its row col, 16-byte unit (c % LN) / VE ^ (col % 8) */
+                            constexpr int LN = 128 / (int)sizeof(T);
+                            const uint32_t base = smem_addr(stg) + col * 128;
+#pragma unroll
+                            for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                                for (int h = 0; h < 2; ++h) {
+                                    const int c = wgp + 16 * wq + GP * g + 64 * mq + HP * h, cc = c % LN;
+                                    st_shared(base + (c / LN) * a.R * 128 + (((cc / VE) ^ (col & 7)) * 16) + (cc % VE) * (int)sizeof(T),
+                                              E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
+                                }
+                            continue;
+                        }
+                        const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
                                                        ((J ? wgp : 0) + 16 * wq + GP * g) * cm + r);
 #pragma unroll
                         for (int mq = 0; mq < MQ; ++mq)
@@ -909,22 +874,29 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 }
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
                 stg_sync();
-                for (int ml = J ? tid & 255 : tid & 127; ml < a.R && co0 + ml < a.cout && (c_in || c_lo < c_hi);
-                     ml += J ? 256 : 128) {
+                if (YT && J && a.ytma) { /* one thread: a tensor store per box of 128 bytes of every row */
+                    if ((tid & 255) == 0) {
+                        constexpr int LN = 128 / (int)sizeof(T);
+                        for (int b = 0; b < W / LN; ++b)
+                            asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(&tmy),
+                                         "r"(smem_addr(stg) + b * a.R * 128), "r"((int)c0 + b * LN), "r"(co0), "r"(n)
+                                         : "memory");
+                    }
+                    return;
+                }
+                for (int ml = J ? tid & 255 : tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += J ? 256 : 128) {
                     const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
-                    const T *sr = stg + ml * a.spitch + pre + (int)(er & (VE - 1));
-                    const int ph = (int)((er + yl) & (LN - 1)); /* column 0's place in its line */
-                    int c = c_in ? -ph : c_lo;
-                    const int ce = c_out ? W - ((ph + W) & (LN - 1)) : c_hi;
-                    for (; c < ce && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
-                    const int nb = (ce - c) / VE * VE;
+                    const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
+                    int c = c_lo;
+                    for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
+                    const int nb = (c_hi - c) / VE * VE;
                     if (nb > 0) {
                         asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
                                      "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
                                      : "memory");
                         c += nb;
                     }
-                    for (; c < ce; ++c) y[er + c] = sr[c];
+                    for (; c < c_hi; ++c) y[er + c] = sr[c];
                 }
             };
             if (BI || (a.ps == 1 && a.os == 1))
@@ -1419,26 +1391,26 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
 }
 
 template <int TY, int BR, int MQ, bool BI>
-cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
+cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const CUtensorMap &tmy, const WgArgs &a, unsigned grid, int smem,
                       cudaStream_t stream) {
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
-            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
-    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, tmy, a);
+    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, tmy, a);
 }
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile
  * is enough (not split TF32), 128x2 and 256x1. */
 template <int TY, bool BI>
-cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
+cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const CUtensorMap &tmy, const WgArgs &a,
                            unsigned grid, int smem, cudaStream_t stream) {
     if constexpr (TY != WG_TF32X3) {
-        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream);
-        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, tmy, a, grid, smem, stream);
+        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, tmy, a, grid, smem, stream);
     }
-    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream);
-    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, a, grid, smem, stream);
-    return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream);
+    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, tmy, a, grid, smem, stream);
+    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, tmy, a, grid, smem, stream);
+    return launch_rs<TY, 64, 2, BI>(tmx, tmw, tmy, a, grid, smem, stream);
 }
 
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
@@ -1691,16 +1663,16 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
     const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
-    /* a.carry likewise: joint tiles of one row tile, carried rows where that layout fits, else plain joint tiles. */
-    const bool carry_try = joint_try && a.carry && a.r_tiles == 1 && !a.pairs;
-    const int cgroup_wish = a.cgroup;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
-    for (int lv = joint_try ? 1 + carry_try : 0; lv >= 0 && pick < 0; --lv) {
-        a.joint = lv >= 1;
-        a.carry = lv == 2;
-        /* two warpgroups' tiles, or (joint) one of twice the columns, (carry) after a 128-byte line for the tails */
-        spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es + (a.carry ? 128 / es : 0);
-        stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
+    /* a.ytma likewise (tensor stores of the joint tile): where the tile's first column and every row start on a 16-byte
+     * boundary. */
+    const bool ytma = TY == WG_TF32 && joint_try && a.ytma && a.p % (16 / es) == 0 && ((int64_t)a.L_out * es) % 16 == 0 && a.R % 8 == 0;
+    for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
+        a.joint = jt;
+        a.ytma = jt && ytma;
+        /* two warpgroups' tiles, or (joint) one of twice the columns; (ytma) boxes of R rows x 128 bytes, no padding */
+        spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es;
+        stg_bytes = a.ytma ? a.R * 128 * MQ * es : (a.joint ? 1 : 2) * a.R * spitch * es;
         /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
         for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
             const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
@@ -1727,12 +1699,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pp = pp;
     if (pp) a.q_tiles = a.q_tiles_pp;
-    /* Tile groups (WgArgs::cgroup) with joint tiles of one row tile only; 0 asks for one run per block. */
-    a.cgroup = 1;
-    if (a.joint && a.r_tiles == 1 && !a.pairs && cgroup_wish != 1) {
-        const int64_t tiles = (int64_t)a.q_tiles * a.N;
-        a.cgroup = cgroup_wish > 1 ? cgroup_wish : (int)((tiles + grid - 1) / grid);
-    }
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
     a.sb = sb;
@@ -1753,16 +1719,18 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: scratch: %s", what, cudaGetErrorString(e));
     T *wp = static_cast<T *>(scratch);
-    CUtensorMap tmw, tmx;
+    CUtensorMap tmw, tmx, tmy;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
+    memset(&tmy, 0, sizeof(tmy)); /* unused without a.ytma */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
                   (uint32_t)a.T) ||
-        !mkx(tmx)) {
+        !mkx(tmx) ||
+        (a.ytma && !make_map(&tmy, a.y, es, (uint64_t)a.L_out, (uint64_t)a.cout, (uint64_t)a.N, 128 / es, (uint32_t)a.R, 1))) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
     e = pack(wp, wp_bytes, M_pad, cin_pad);
-    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
+    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, tmy, a, (unsigned)grid, smem, stream);
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s launch failed: %s", what, cudaGetErrorString(e));
@@ -1941,11 +1909,9 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
         a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
-        /* Carried rows (WgArgs::carry) wherever joint tiles of one row tile fit with them, in groups of cgroup tiles
-         * (0: one run per block). CONVT1D_WGMMA_RS_CARRY=0: never; CONVT1D_WGMMA_RS_CGROUP=G (A/B). */
-        const char *cv = getenv("CONVT1D_WGMMA_RS_CARRY"), *gv = getenv("CONVT1D_WGMMA_RS_CGROUP");
-        a.carry = !(cv && cv[0] == '0');
-        a.cgroup = gv && gv[0] ? atoi(gv) : a.carry ? 0 : 1;
+        /* Joint tiles sent by tensor stores (WgArgs::ytma): CONVT1D_WGMMA_RS_YTMA=1 (A/B; off by default). */
+        const char *yv = getenv("CONVT1D_WGMMA_RS_YTMA");
+        a.ytma = yv && yv[0] == '1';
     }
     bool only_beside = false;
     int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, &only_beside);
@@ -2223,8 +2189,7 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.ps = (int)pr.p.stride;
     a.os = 1;
     a.joint = 0;
-    a.carry = 0;
-    a.cgroup = 1;
+    a.ytma = 0;
     return a;
 }
 } // namespace
@@ -2323,8 +2288,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.ps = 1;
     a.os = 1;
     a.joint = 0;
-    a.carry = 0;
-    a.cgroup = 1;
+    a.ytma = 0;
     a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
     a.dj = -1;
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -732,36 +732,29 @@ def test_wgmma_rs_edge_shipped_codec(dtype, tol):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
-CARRY = [  # stride-1 layers of one row tile with many tiles per block (3.6 and up on 132 SMs), runs crossing rows
-    shape("kb74_long", 3, 32, 64, 5, 40000, dilation=3, bias=False),  # L_out = 40012: rows 12 (mod 32) apart
-    shape("odd_len_padded", 2, 48, 40, 3, 33333, padding=1),  # odd L_out: ragged 16-byte ends, scalar tail moves
-    shape("padding_past_tile", 2, 32, 64, 5, 30001, padding=301, dilation=3, bias=False),  # first tile 1 short
-    shape("cout_128", 2, 64, 128, 3, 20000, bias=False),
-    shape("cout_200_two_row_tiles", 2, 64, 200, 3, 20000),  # carry not taken: the plain joint tiles
+YTMA = [  # TF32 stride-1 layers whose joint tile can go out by tensor stores (p and every row on 16-byte boundaries)
+    shape("kb74_long", 3, 32, 64, 5, 40000, dilation=3, bias=False),  # L_out = 40012
+    shape("cout_40_padded", 2, 48, 40, 3, 33334, padding=4),  # the map clips the rows at C_out = 40 of R = 64
+    shape("pointwise_two_row_tiles", 2, 72, 200, 1, 20000),
+    shape("odd_len_not_taken", 2, 48, 40, 3, 33333, padding=1),  # falls back to one bulk copy per row
 ]
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
-@pytest.mark.parametrize("carry", ["0", "1", "g3"])
-@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
-@pytest.mark.parametrize("c", CARRY, ids=[c["name"] for c in CARRY])
-def test_wgmma_rs_carry(c, dtype, tol, tf32, carry, monkeypatch):
-    # Joint staged tiles whose rows carry their tails past the last 128-byte line boundary to the block's next tile
-    # (WgArgs::carry, session 23), forced in every mode (16-bit through the staged epilogue without position pairs);
-    # one run of tiles per block, or (g3) groups of 3 tiles (WgArgs::cgroup).
-    # Every element checked: a lost or misplaced tail is a few dozen elements of a row, under a global tolerance.
-    torch.backends.cudnn.allow_tf32 = tf32
+@pytest.mark.parametrize("ytma", ["0", "1"])
+@pytest.mark.parametrize("c", YTMA, ids=[c["name"] for c in YTMA])
+def test_wgmma_rs_ytma(c, ytma, monkeypatch):
+    # The joint staged tile sent by TMA tensor stores of 128-byte boxes (WgArgs::ytma, session 23) against one bulk
+    # copy per row. Every element checked: a box misplaced by the swizzle or clipped wrongly is a small part of y.
+    torch.backends.cudnn.allow_tf32 = True
     for k, v in {"CONVT1D_WGMMA_RS": "1", "CONVT1D_WGMMA_RS_EPI": "staged", "CONVT1D_WGMMA_RS_JOINT": "1",
-                 "CONVT1D_WGMMA_RS_PAIRS": "0", "CONVT1D_WGMMA_RS_CARRY": "0" if carry == "0" else "1"}.items():
+                 "CONVT1D_WGMMA_RS_YTMA": ytma}.items():
         monkeypatch.setenv(k, v)
-    if carry == "g3":
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_CGROUP", "3")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
     out = {}
     names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
     y, r = out["y"], ref(x, w, b, c)
-    assert y.dtype == dtype and torch.isfinite(y).all()
-    assert rel_err(y, r) <= tol
-    assert (y.double() - r.double()).abs().max().item() <= 4 * tol * r.double().abs().max().item()
+    assert torch.isfinite(y).all() and rel_err(y, r) <= 5e-3
+    assert (y.double() - r.double()).abs().max().item() <= 2e-2 * r.double().abs().max().item()
