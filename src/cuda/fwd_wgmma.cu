@@ -122,11 +122,6 @@ struct WgArgs {
      * fits): the two warpgroups' halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one
      * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
-    /* Joint staged tiles sent by TMA tensor stores (Session 23, A/B): the tile as boxes of R rows x 128 bytes (128-byte
-     * swizzle: the accumulators' stores hit distinct banks), one store per box from one thread, the tensor map clipping
-     * the tile at the row ends. Needs y 16-byte aligned, rows a 16-byte multiple and the tile's first column on a
-     * 16-byte boundary (p a multiple of 16 / es). 0: one bulk copy per row. */
-    int ytma;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -367,14 +362,12 @@ constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at mo
 
 template <int TY, int BR, int MQ, bool BI, bool PAIRS>
 __global__ void __launch_bounds__(kThreadsRS, 1)
-    fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw,
-                        const __grid_constant__ CUtensorMap tmy, WgArgs a) {
+    fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
     typedef wg_type<TY> E;
     typedef typename E::T T;
     constexpr bool X3 = TY == WG_TF32X3;
     constexpr bool HALF = sizeof(T) == 2;
-    constexpr bool YT = TY == WG_TF32 && !BI && BR == 64; /* WgArgs::ytma compiled in (elsewhere it made kernels spill) */
     /* PAIRS (16-bit forward, not BI): a warp's MMA rows g and g + 8 stand for positions 2g and 2g + 1 instead of
      * g and g + 8, so a thread holds neighbours: its A pairs come in one 32-bit load where the tap shift is even,
      * and its two outputs per row go out in one 32-bit store (whole 32-byte sectors per row and instruction). */
@@ -797,11 +790,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
              * the phase-interleaved rows, where one element per store used a quarter to a half of each sector. */
             /* PS: the phases per channel as a compile-time 1 (every stride-1 layer and the grad_input: the code
              * of the ps = 1 epilogue before Session 19) or 0 (read from a.ps). */
-            /* YTM: the joint tile sent by tensor stores (WgArgs::ytma), its own instantiation of this epilogue (a run-time
-             * test inside the store loop cost the bulk-copy form 14%: run 251, KernelBench 74 TF32 0.749 vs 0.659 ms). */
-            auto staged = [&](auto PS, auto YTc) {
+            auto staged = [&](auto PS) {
                 constexpr bool PS1 = decltype(PS)::value == 1;
-                constexpr bool YTM = decltype(YTc)::value;
                 const int ps = PS1 ? 1 : a.ps;
                 const int cm = PS1 ? 1 : a.ps * a.os; /* columns per position */
                 constexpr int VE = 16 / (int)sizeof(T);
@@ -853,19 +843,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         const int co = co0 + col;
                         if (ml >= RT || co >= a.cout) continue;
                         const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                        if constexpr (YTM) { /* box c / LN, its row col, 16-byte unit (c % LN) / VE ^ (col % 8) */
-                            constexpr int LN = 128 / (int)sizeof(T);
-                            const uint32_t base = smem_addr(stg) + col * 128;
-#pragma unroll
-                            for (int mq = 0; mq < MQ; ++mq)
-#pragma unroll
-                                for (int h = 0; h < 2; ++h) {
-                                    const int c = wgp + 16 * wq + GP * g + 64 * mq + HP * h, cc = c % LN;
-                                    st_shared(base + (c / LN) * a.R * 128 + (((cc / VE) ^ (col & 7)) * 16) + (cc % VE) * (int)sizeof(T),
-                                              E::from_f(acc[mq][4 * i + 2 * h + u] + bv));
-                                }
-                            continue;
-                        }
                         const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
                                                        ((J ? wgp : 0) + 16 * wq + GP * g) * cm + r);
 #pragma unroll
@@ -877,16 +854,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 }
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
                 stg_sync();
-                if constexpr (YTM) { /* one thread: a tensor store per box of 128 bytes of every row */
-                    if ((tid & 255) == 0) {
-                        constexpr int LN = 128 / (int)sizeof(T);
-                        for (int b = 0; b < W / LN; ++b)
-                            asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(&tmy),
-                                         "r"(smem_addr(stg) + b * a.R * 128), "r"((int)c0 + b * LN), "r"(co0), "r"(n)
-                                         : "memory");
-                    }
-                    return;
-                }
                 for (int ml = J ? tid & 255 : tid & 127; ml < a.R && co0 + ml < a.cout && c_lo < c_hi; ml += J ? 256 : 128) {
                     const int64_t er = rb + (int64_t)ml * a.L_out; /* global element of column 0 */
                     const T *sr = stg + ml * a.spitch + (int)(er & (VE - 1));
@@ -902,12 +869,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     for (; c < c_hi; ++c) y[er + c] = sr[c];
                 }
             };
-            if (YT && a.ytma) /* joint tiles only (rs_launch) */
-                staged(std::integral_constant<int, 1>(), std::integral_constant<bool, YT>());
-            else if (BI || (a.ps == 1 && a.os == 1))
-                staged(std::integral_constant<int, 1>(), std::false_type());
+            if (BI || (a.ps == 1 && a.os == 1))
+                staged(std::integral_constant<int, 1>());
             else if constexpr (!BI)
-                staged(std::integral_constant<int, 0>(), std::false_type());
+                staged(std::integral_constant<int, 0>());
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
             continue;
         }
@@ -1396,26 +1361,26 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
 }
 
 template <int TY, int BR, int MQ, bool BI>
-cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const CUtensorMap &tmy, const WgArgs &a, unsigned grid, int smem,
+cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                       cudaStream_t stream) {
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
-            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, tmy, a);
-    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, tmy, a);
+            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
 }
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile
  * is enough (not split TF32), 128x2 and 256x1. */
 template <int TY, bool BI>
-cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const CUtensorMap &tmy, const WgArgs &a,
+cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
                            unsigned grid, int smem, cudaStream_t stream) {
     if constexpr (TY != WG_TF32X3) {
-        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, tmy, a, grid, smem, stream);
-        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, tmy, a, grid, smem, stream);
+        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream);
     }
-    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, tmy, a, grid, smem, stream);
-    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, tmy, a, grid, smem, stream);
-    return launch_rs<TY, 64, 2, BI>(tmx, tmw, tmy, a, grid, smem, stream);
+    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream);
+    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, a, grid, smem, stream);
+    return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream);
 }
 
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
@@ -1669,15 +1634,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * warpgroups' own tiles as before. */
     const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
-    /* a.ytma likewise (tensor stores of the joint tile): where the tile's first column and every row start on a 16-byte
-     * boundary. */
-    const bool ytma = TY == WG_TF32 && BR == 64 && joint_try && a.ytma && a.p % (16 / es) == 0 && ((int64_t)a.L_out * es) % 16 == 0 && a.R % 8 == 0;
     for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
         a.joint = jt;
-        a.ytma = jt && ytma;
-        /* two warpgroups' tiles, or (joint) one of twice the columns; (ytma) boxes of R rows x 128 bytes, no padding */
+        /* two warpgroups' tiles, or (joint) one of twice the columns */
         spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es;
-        stg_bytes = a.ytma ? a.R * 128 * MQ * es : (a.joint ? 1 : 2) * a.R * spitch * es;
+        stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
         /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
         for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
             const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
@@ -1724,18 +1685,16 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: scratch: %s", what, cudaGetErrorString(e));
     T *wp = static_cast<T *>(scratch);
-    CUtensorMap tmw, tmx, tmy;
+    CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    memset(&tmy, 0, sizeof(tmy)); /* unused without a.ytma */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
                   (uint32_t)a.T) ||
-        !mkx(tmx) ||
-        (a.ytma && !make_map(&tmy, a.y, es, (uint64_t)a.L_out, (uint64_t)a.cout, (uint64_t)a.N, 128 / es, (uint32_t)a.R, 1))) {
+        !mkx(tmx)) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
     e = pack(wp, wp_bytes, M_pad, cin_pad);
-    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, tmy, a, (unsigned)grid, smem, stream);
+    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s launch failed: %s", what, cudaGetErrorString(e));
@@ -1914,9 +1873,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
         a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
-        /* Joint tiles sent by tensor stores (WgArgs::ytma): CONVT1D_WGMMA_RS_YTMA=1 (A/B; off by default). */
-        const char *yv = getenv("CONVT1D_WGMMA_RS_YTMA");
-        a.ytma = yv && yv[0] == '1';
     }
     bool only_beside = false;
     int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, &only_beside);
@@ -2194,7 +2150,6 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.ps = (int)pr.p.stride;
     a.os = 1;
     a.joint = 0;
-    a.ytma = 0;
     return a;
 }
 } // namespace
@@ -2293,7 +2248,6 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.ps = 1;
     a.os = 1;
     a.joint = 0;
-    a.ytma = 0;
     a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
     a.dj = -1;
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -730,31 +730,3 @@ def test_wgmma_rs_edge_shipped_codec(dtype, tol):
         assert any("fwd_edge_kernel" in n for n in names), names
     y = out["y"]
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
-
-
-YTMA = [  # TF32 stride-1 layers whose joint tile can go out by tensor stores (p and every row on 16-byte boundaries)
-    shape("kb74_long", 3, 32, 64, 5, 40000, dilation=3, bias=False),  # L_out = 40012
-    shape("cout_40_padded", 2, 48, 40, 3, 33334, padding=4),  # the map clips the rows at C_out = 40 of R = 64
-    shape("pointwise_two_row_tiles", 2, 72, 200, 1, 20000),
-    shape("odd_len_not_taken", 2, 48, 40, 3, 33333, padding=1),  # falls back to one bulk copy per row
-]
-
-
-@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
-@pytest.mark.parametrize("ytma", ["0", "1"])
-@pytest.mark.parametrize("c", YTMA, ids=[c["name"] for c in YTMA])
-def test_wgmma_rs_ytma(c, ytma, monkeypatch):
-    # The joint staged tile sent by TMA tensor stores of 128-byte boxes (WgArgs::ytma, session 23) against one bulk
-    # copy per row. Every element checked: a box misplaced by the swizzle or clipped wrongly is a small part of y.
-    torch.backends.cudnn.allow_tf32 = True
-    for k, v in {"CONVT1D_WGMMA_RS": "1", "CONVT1D_WGMMA_RS_EPI": "staged", "CONVT1D_WGMMA_RS_JOINT": "1",
-                 "CONVT1D_WGMMA_RS_YTMA": ytma}.items():
-        monkeypatch.setenv(k, v)
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
-    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    y, r = out["y"], ref(x, w, b, c)
-    assert torch.isfinite(y).all() and rel_err(y, r) <= 5e-3
-    assert (y.double() - r.double()).abs().max().item() <= 2e-2 * r.double().abs().max().item()
