@@ -22,7 +22,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import convt1d  # noqa: E402
-from convt1d.bench import _aten_bwd, abba_times, load_shapes, time_kernel  # noqa: E402
+from convt1d.bench import _aten_bwd, abba_times, load_shapes, rotated_abba_times, time_kernel  # noqa: E402
 
 VARIANTS = {"mma_sync": {"CONVT1D_WGMMA": "0"}, "wg128": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128"},
             "wg128x2": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128x2"},
@@ -37,9 +37,12 @@ def main():
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--budget-ms", type=float, default=80)
     ap.add_argument("--kind", default="fwd", choices=["fwd", "bwd_input", "bwd_weight", "bwd_bias"])
-    ap.add_argument("--order", default="abba", choices=["abba", "once"],
+    ap.add_argument("--order", default="abba", choices=["abba", "rotate", "once"],
                     help="abba (default): cuDNN and every variant timed in order then reversed, each the mean of its "
-                         "two medians; once: each timed once in the order given (sessions up to 14)")
+                         "two medians; rotate: that in --rounds rounds, each starting one entry later "
+                         "(convt1d.bench.rotated_abba_times: a bias by place in the sequence cancels too; --rounds "
+                         "times as long); once: each timed once in the order given (sessions up to 14)")
+    ap.add_argument("--rounds", type=int, default=0, help="--order rotate: rounds (0: one per entry)")
     ap.add_argument("--out")
     ap.add_argument("--problems", help="a problems.json of its own (the package's by default): layers outside the suite")
     a = ap.parse_args()
@@ -101,6 +104,9 @@ def main():
             if a.order == "abba":  # each entry timed twice, in order then reversed, half the budget each
                 budget = a.budget_ms / 2
                 times = abba_times(len(names) + 1, time_one)
+            elif a.order == "rotate":  # abba in rounds starting one entry later each, half the budget per timing
+                budget = a.budget_ms / 2
+                times = rotated_abba_times(len(names) + 1, time_one, a.rounds)
             else:  # once each, in the order given (the first slot can run fast on power-hungry layers)
                 budget = a.budget_ms
                 times = [time_one(i) for i in range(len(names) + 1)]

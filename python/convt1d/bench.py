@@ -143,6 +143,20 @@ def abba_times(n: int, time_one) -> list:
     return [(first[i] + second[i]) / 2 for i in range(n)]
 
 
+def rotated_abba_times(n: int, time_one, rounds: int = 0) -> list:
+    """abba_times in `rounds` rounds (n by default), round r starting at entry r (r, r+1, ..., r-1 mod n, then back):
+    over n rounds every entry takes every place of a round once, so a bias by place (not only a steady drift)
+    weighs on every entry alike. Run 254 timed one kernel under two names at places 2 / 15 and 6 / 11 of a 16-place
+    ABBA round: 1-5% apart on the power-hungry vocoder layers. Each entry: the mean of its 2 * rounds results."""
+    rounds = rounds or n
+    acc = [0.0] * n
+    for r in range(rounds):
+        order = [(r + i) % n for i in range(n)]
+        for i in order + order[::-1]:
+            acc[i] += time_one(i)
+    return [t / (2 * rounds) for t in acc]
+
+
 def time_kernel_pair(fa, fb, device, budget_ms: float = 400.0):
     """Median milliseconds of fa() and of fb() (time_kernel), timed in the order fa, fb, fb, fa with half the
     budget each, each side the mean of its two medians (abba_times)."""

@@ -175,3 +175,27 @@ def test_abba_times_order_and_means():
     got = bench.abba_times(3, time_one)
     assert calls == [0, 1, 2, 2, 1, 0]
     assert got == [3.5, 13.5, 23.5]  # (1 + 6) / 2, 10 + (2 + 5) / 2, 20 + (3 + 4) / 2
+
+
+def test_rotated_abba_times_cancels_place_and_drift():
+    """rotated_abba_times: round r times the entries from r on (mod n) and back; with one round per entry every
+    entry takes every place of a round once, so a bias by place within a round (here a U shape, the ends slow)
+    and a steady drift give entries of equal true time equal means, which plain ABBA does not (run 254's A/A pair)."""
+    from convt1d import bench
+
+    n, calls = 4, []
+
+    def time_one(i):
+        place = len(calls) % (2 * n)  # place within the round
+        calls.append(i)
+        return 10.0 + abs(place - (2 * n - 1) / 2) + 0.01 * len(calls)  # every entry's true time 10
+
+    got = bench.rotated_abba_times(n, time_one)
+    assert calls[:2 * n] == [0, 1, 2, 3, 3, 2, 1, 0] and calls[2 * n:4 * n] == [1, 2, 3, 0, 0, 3, 2, 1]
+    assert len(calls) == 2 * n * n and all(calls.count(i) == 2 * n for i in range(n))
+    assert max(got) - min(got) < 1e-9, got
+    calls.clear()
+    plain = bench.abba_times(n, time_one)  # one ABBA round: the outer entries read slower
+    assert plain[0] > plain[n - 1] + 2.0, plain  # places 0, 7 against 3, 4
+    calls.clear()
+    assert len(bench.rotated_abba_times(n, time_one, rounds=2)) == n and len(calls) == 2 * n * 2
