@@ -157,10 +157,14 @@ def rotated_abba_times(n: int, time_one, rounds: int = 0) -> list:
     return [t / (2 * rounds) for t in acc]
 
 
-def time_kernel_pair(fa, fb, device, budget_ms: float = 400.0):
+def time_kernel_pair(fa, fb, device, budget_ms: float = 400.0, mirrored: bool = False):
     """Median milliseconds of fa() and of fb() (time_kernel), timed in the order fa, fb, fb, fa with half the
-    budget each, each side the mean of its two medians (abba_times)."""
+    budget each, each side the mean of its two medians (abba_times). mirrored (--order mirrored): fa, fb, fb, fa,
+    fb, fa, fa, fb with a quarter each (rotated_abba_times, two rounds), so each side takes the ends and the middle
+    of a round alike (a bias by place, run 254: up to 5% on power-hungry layers in a 16-place sequence)."""
     fns = (fa, fb)
+    if mirrored:
+        return tuple(rotated_abba_times(2, lambda i: time_kernel(fns[i], device, budget_ms=budget_ms / 4)))
     return tuple(abba_times(2, lambda i: time_kernel(fns[i], device, budget_ms=budget_ms / 2)))
 
 
@@ -435,7 +439,8 @@ def run_case(sh: Shape, mode: str, args, l2: int) -> dict:
         if sh.latency:
             rec["convt1d_ms"], rec["cudnn_ms"] = time_calls_pair(fa, fb, device, budget_ms=2 * args.budget_ms)
         elif timer is time_kernel:
-            rec["convt1d_ms"], rec["cudnn_ms"] = time_kernel_pair(fa, fb, device, budget_ms=args.budget_ms)
+            rec["convt1d_ms"], rec["cudnn_ms"] = time_kernel_pair(fa, fb, device, budget_ms=args.budget_ms,
+                                                                  mirrored=args.order == "mirrored")
         else:
             rec["convt1d_ms"] = timer(fa, device, budget_ms=args.budget_ms)
             rec["cudnn_ms"] = timer(fb, device, budget_ms=args.budget_ms)
@@ -523,6 +528,9 @@ def main(argv=None) -> int:
                                     "modes with --backward)")
     ap.add_argument("--backward", action="store_true", help="also the forward+backward and per-gradient modes")
     ap.add_argument("--budget-ms", type=float, default=300.0, help="timing budget per side and case")
+    ap.add_argument("--order", default="abba", choices=["abba", "mirrored"],
+                    help="kernel timing order per case: abba (convt1d, cuDNN, cuDNN, convt1d; the committed results) or "
+                         "mirrored (that, then cuDNN, convt1d, convt1d, cuDNN: each side at the ends and in the middle)")
     ap.add_argument("--cudnn-benchmark", action="store_true",
                     help="torch.backends.cudnn.benchmark = True (algorithm search) for the baseline")
     ap.add_argument("--problems", default=PROBLEMS, help="problems.json to read the suite from")
@@ -555,7 +563,8 @@ def main(argv=None) -> int:
                   date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                   timing=("triton.testing.do_bench median" if device.type == "cuda" and _have_triton()
                           else ("CUDA events median" if device.type == "cuda" else "perf_counter median"))
-                  + ", order convt1d-cuDNN-cuDNN-convt1d (mean of each side's two medians)",
+                  + (", order convt1d-cuDNN-cuDNN-convt1d-cuDNN-convt1d-convt1d-cuDNN (mean of each side's four medians)"
+                     if args.order == "mirrored" else ", order convt1d-cuDNN-cuDNN-convt1d (mean of each side's two medians)"),
                   copy_bw_gbps=copy_gbps, cudnn_benchmark=args.cudnn_benchmark, ceilings_tflops=ceilings,
                   cpu_threads=torch.get_num_threads())
     print(f"device {gpu}; torch {torch.__version__}; cuDNN {header['cudnn']}; commit {header['git_commit']}; "

@@ -199,3 +199,18 @@ def test_rotated_abba_times_cancels_place_and_drift():
     assert plain[0] > plain[n - 1] + 2.0, plain  # places 0, 7 against 3, 4
     calls.clear()
     assert len(bench.rotated_abba_times(n, time_one, rounds=2)) == n and len(calls) == 2 * n * 2
+
+
+def test_kernel_timer_pair_mirrored():
+    """time_kernel_pair(mirrored=True) (bench --order mirrored): fa, fb, fb, fa, fb, fa, fa, fb runs of each side's
+    timer, so each side is timed at a round's ends and in its middle alike."""
+    import itertools
+
+    import torch
+    from convt1d import bench
+
+    order, fa, fb = _sleepers(0.0002, 0.001)
+    ta, tb = bench.time_kernel_pair(fa, fb, torch.device("cpu"), budget_ms=80.0, mirrored=True)
+    assert 0 < ta < tb, (ta, tb)
+    assert [k for k, _ in itertools.groupby(order)] == ["a", "b", "a", "b", "a", "b"]
+    assert 0.8 < tb < 3.0
