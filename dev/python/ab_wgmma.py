@@ -22,7 +22,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import convt1d  # noqa: E402
-from convt1d.bench import _aten_bwd, abba_times, load_shapes, rotated_abba_times, time_kernel  # noqa: E402
+from convt1d.bench import _aten_bwd, load_shapes, rotated_abba_times, time_kernel  # noqa: E402
 
 VARIANTS = {"mma_sync": {"CONVT1D_WGMMA": "0"}, "wg128": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128"},
             "wg128x2": {"CONVT1D_WGMMA": "1", "CONVT1D_WGMMA_BR": "128x2"},
@@ -101,12 +101,9 @@ def main():
 
             for i, v in enumerate(names, 1):
                 rec[v + "_err"] = time_one(i, check=True)
-            if a.order == "abba":  # each entry timed twice, in order then reversed, half the budget each
+            if a.order != "once":  # in order then reversed, in one round (abba) or rounds each one entry later
                 budget = a.budget_ms / 2
-                times = abba_times(len(names) + 1, time_one)
-            elif a.order == "rotate":  # abba in rounds starting one entry later each, half the budget per timing
-                budget = a.budget_ms / 2
-                times = rotated_abba_times(len(names) + 1, time_one, a.rounds)
+                times = rotated_abba_times(len(names) + 1, time_one, 1 if a.order == "abba" else a.rounds)
             else:  # once each, in the order given (the first slot can run fast on power-hungry layers)
                 budget = a.budget_ms
                 times = [time_one(i) for i in range(len(names) + 1)]

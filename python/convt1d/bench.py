@@ -137,10 +137,8 @@ def abba_times(n: int, time_one) -> list:
     """time_one(i) for i = 0 .. n-1 and then n-1 .. 0 (A B C C B A), each i's result the mean of its two: a drift
     during the measurement (the card heating up to its power cap on the big layers) then weighs on every entry
     alike. Timed once in order, the first entry ran up to ~10% faster on KernelBench 64 (run 123: the same kernel
-    first and third in one process, 1.149 vs 1.260 ms)."""
-    first = [time_one(i) for i in range(n)]
-    second = {i: time_one(i) for i in reversed(range(n))}
-    return [(first[i] + second[i]) / 2 for i in range(n)]
+    first and third in one process, 1.149 vs 1.260 ms). One round of rotated_abba_times."""
+    return rotated_abba_times(n, time_one, rounds=1)
 
 
 def rotated_abba_times(n: int, time_one, rounds: int = 0) -> list:
@@ -162,10 +160,9 @@ def time_kernel_pair(fa, fb, device, budget_ms: float = 400.0, mirrored: bool = 
     budget each, each side the mean of its two medians (abba_times). mirrored (--order mirrored): fa, fb, fb, fa,
     fb, fa, fa, fb with a quarter each (rotated_abba_times, two rounds), so each side takes the ends and the middle
     of a round alike (a bias by place, run 254: up to 5% on power-hungry layers in a 16-place sequence)."""
-    fns = (fa, fb)
-    if mirrored:
-        return tuple(rotated_abba_times(2, lambda i: time_kernel(fns[i], device, budget_ms=budget_ms / 4)))
-    return tuple(abba_times(2, lambda i: time_kernel(fns[i], device, budget_ms=budget_ms / 2)))
+    fns, rounds = (fa, fb), 2 if mirrored else 1
+    return tuple(rotated_abba_times(2, lambda i: time_kernel(fns[i], device, budget_ms=budget_ms / (2 * rounds)),
+                                    rounds=rounds))
 
 
 def time_calls(fn, device, budget_ms: float = 300.0) -> float:
