@@ -828,7 +828,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         const int co = co0 + e / a.spitch;
                         stg[e] = E::from_f(a.bias && co < a.cout ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f);
                     }
-                    named_sync(1 + wg, 128);
+                    stg_sync();
                 }
 #pragma unroll
                 for (int i = 0; i < BR / 8; ++i) {
