@@ -1,0 +1,241 @@
+/* What KernelBench 74's forward traffic can reach with the register-A kernel's structure, without its math
+ * (session 24). KernelBench 74 TF32 runs at 0.664 ms (81% of the device-to-device copy); 3.5x needs 0.60 (89%).
+ * Session 20's Triton probe wrote the same bytes at 96% from plain vector stores of 16 KB row pieces. This probe
+ * repeats the shipped kernel's data movement and changes one thing at a time:
+ *   - a persistent grid of one block per SM, 384 threads: warp 8 lane 0 produces, warps 0-7 consume;
+ *   - a tile = all 64 rows x BQ positions of one sample, tiles b, b + grid, ... (the kernel's order);
+ *   - the producer loads the tile's x window (32 rows x BQ + 12 columns) with one bulk copy per row into a stage
+ *     of a ring (split > 1: the rows in `split` stages, as half-channel stages would be);
+ *   - the consumers wait for the stage, spin `spin` cycles (the MMAs' stand-in: ~1.4 us of TF32 MMAs per
+ *     256-position tile at KernelBench 74), release it, wait until their previous bulk copies out of the staged
+ *     buffer they are about to rewrite were read, write 64 values each in the kernel's pattern, and 64 threads send
+ *     one row each (bulk copy), or the 8 warps send the rows with 16-byte vector stores;
+ *   - nbuf = 2: two staged buffers taken in turn (the copies of tile t drain during tile t + 1).
+ * The 40 KB of resident weights are reserved (not used) so that the layouts are the ones that fit the kernel.
+ *
+ *   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o /tmp/sp74 dev/cuda/store_probe74.cu && /tmp/sp74 */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <algorithm>
+#include <vector>
+
+#define CK(x)                                                                                          \
+    do {                                                                                               \
+        cudaError_t e_ = (x);                                                                          \
+        if (e_ != cudaSuccess) {                                                                       \
+            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
+            exit(1);                                                                                   \
+        }                                                                                              \
+    } while (0)
+
+constexpr int N = 32, CIN = 32, C = 64, LIN = 131072, LOUT = 131084, HAL = 12, NTH = 384;
+constexpr int WRES = 40960; /* KernelBench 74's resident TF32 weights: 5 taps x 64 rows x 128 bytes */
+
+struct P {
+    float *y;
+    const float *x;
+    int bq, tiles_per_n, tiles, xp, sp; /* positions per tile, x pitch (floats), staged pitch (floats) */
+    int stages, split, nbuf, spin, vec, xbytes_stage, stg_off, bar_off;
+};
+
+__device__ __forceinline__ uint32_t su32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void bar_init(uint32_t b, int n) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(n) : "memory");
+}
+__device__ __forceinline__ void bar_expect(uint32_t b, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(uint32_t b) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+}
+__device__ __forceinline__ void bar_wait(uint32_t b, uint32_t par) {
+    asm volatile("{\n.reg .pred d;\nW_%=:\nmbarrier.try_wait.parity.shared::cta.b64 d, [%0], %1, %2;\n@!d bra W_%=;\n}\n" ::"r"(b),
+                 "r"(par), "n"(1000000)
+                 : "memory");
+}
+__device__ __forceinline__ void nsync(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+
+__global__ void __launch_bounds__(NTH, 1) probe(const P a) {
+    extern __shared__ __align__(1024) unsigned char smraw[];
+    unsigned char *sm = (unsigned char *)(((uintptr_t)smraw + 1023) & ~(uintptr_t)1023);
+    const uint32_t full0 = su32(sm + a.bar_off), empty0 = full0 + 8 * a.stages;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int rows_per_stage = CIN / a.split;
+    if (tid == 0) {
+        for (int s = 0; s < a.stages; ++s) bar_init(full0 + 8 * s, 1), bar_init(empty0 + 8 * s, 8);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (warp >= 8) {
+        if (tid != 256) return;
+        int it = 0;
+        for (int tl = blockIdx.x; tl < a.tiles; tl += gridDim.x) {
+            const int n = tl / a.tiles_per_n, q0 = (tl - n * a.tiles_per_n) * a.bq;
+            const int lo = max(q0 - HAL, 0), hi = min(q0 + a.bq, LIN), len = hi > lo ? hi - lo : 0;
+            for (int h = 0; h < a.split; ++h, ++it) {
+                const int s = it % a.stages;
+                if (it >= a.stages) bar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                const uint32_t st = su32(sm + s * a.xbytes_stage), bar = full0 + 8 * s;
+                bar_expect(bar, (uint32_t)(rows_per_stage * len * 4));
+                for (int r = 0; r < rows_per_stage && len > 0; ++r) {
+                    const float *src = a.x + ((int64_t)n * CIN + h * rows_per_stage + r) * LIN + lo;
+                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                                     st + (r * a.xp + (lo - (q0 - HAL))) * 4),
+                                 "l"(src), "r"(len * 4), "r"(bar)
+                                 : "memory");
+                }
+            }
+        }
+        return;
+    }
+    const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
+    float acc = 0.f;
+    int it = 0, k = 0;
+    for (int tl = blockIdx.x; tl < a.tiles; tl += gridDim.x, ++k) {
+        const int n = tl / a.tiles_per_n, q0 = (tl - n * a.tiles_per_n) * a.bq;
+        for (int h = 0; h < a.split; ++h, ++it) {
+            const int s = it % a.stages;
+            bar_wait(full0 + 8 * s, (it / a.stages) & 1);
+            const float *xs = reinterpret_cast<const float *>(sm + s * a.xbytes_stage);
+            acc += xs[(t + 4 * (wq & 1)) * a.xp + HAL + 16 * wq + g + 64 * wg];
+            const long long t0 = clock64();
+            while (clock64() - t0 < a.spin / a.split) {
+            }
+            __syncwarp();
+            if (lane == 0) bar_arrive(empty0 + 8 * s);
+        }
+        /* the staged buffer of this tile: wait until this thread's copies out of it were read */
+        float *stg = reinterpret_cast<float *>(sm + a.stg_off) + (k % a.nbuf) * C * a.sp;
+        if (a.nbuf == 2)
+            asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+        else
+            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        nsync(3, 256);
+        /* the kernel's writes: rows 8i + 2t + u, positions wgp + 16 wq + g + 64 mq + 8 h (each warpgroup bq/2 of them) */
+        const int half = a.bq / 2;
+        for (int i = 0; i < C / 8; ++i)
+            for (int u = 0; u < 2; ++u) {
+                float *row = stg + (i * 8 + 2 * t + u) * a.sp + wg * half + 16 * wq + g;
+                for (int mq = 0; mq < half / 64; ++mq)
+                    for (int hh = 0; hh < 2; ++hh) row[64 * mq + 8 * hh] = acc + i + mq + hh;
+            }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        nsync(3, 256);
+        const int span = min(a.bq, LOUT - q0);
+        if (a.vec) {
+            for (int r = warp; r < C; r += 8) {
+                float *dst = a.y + ((int64_t)n * C + r) * LOUT + q0;
+                const float *src = stg + r * a.sp;
+                for (int v = lane; v < span / 4; v += 32) *(float4 *)(dst + 4 * v) = *(const float4 *)(src + 4 * v);
+            }
+        } else if (tid < C) {
+            float *dst = a.y + ((int64_t)n * C + tid) * LOUT + q0;
+            asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(su32(stg + tid * a.sp)),
+                         "r"(span / 4 * 16)
+                         : "memory");
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        }
+    }
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    if (acc == 12345.f) a.y[0] = acc;
+}
+
+/* One variant; returns its median ms. */
+static double run(const char *name, float *y, const float *x, int bq, int stages, int split, int nbuf, int spin, int vec,
+                  bool weights = true, int xpitch = 0) {
+    P a;
+    a.y = y, a.x = x, a.bq = bq;
+    a.tiles_per_n = (LOUT + bq - 1) / bq, a.tiles = N * a.tiles_per_n;
+    a.xp = xpitch ? xpitch : bq / 128 * 168; /* the kernel's stage: 128-position boxes of 168 columns (8 mod 32) */
+    a.sp = bq + 4;
+    a.stages = stages, a.split = split, a.nbuf = nbuf, a.spin = spin, a.vec = vec;
+    a.xbytes_stage = (CIN / split * a.xp * 4 + 1023) / 1024 * 1024;
+    a.stg_off = stages * a.xbytes_stage + (weights ? WRES : 0);
+    a.bar_off = a.stg_off + nbuf * C * a.sp * 4;
+    const int smem = a.bar_off + 256 + 1024;
+    if (smem > 232448) {
+        printf("%-52s does not fit (%d bytes)\n", name, smem);
+        return 0;
+    }
+    CK(cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int sms;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int grid = std::min(a.tiles, sms);
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int i = 0; i < 3; ++i) probe<<<grid, NTH, smem>>>(a);
+    CK(cudaGetLastError());
+    std::vector<float> ts;
+    for (int i = 0; i < 40; ++i) {
+        CK(cudaEventRecord(e0));
+        probe<<<grid, NTH, smem>>>(a);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        ts.push_back(ms);
+    }
+    std::sort(ts.begin(), ts.end());
+    const double ms = ts[ts.size() / 2];
+    const double bytes = (double)N * C * LOUT * 4 + (double)N * CIN * LIN * 4;
+    printf("%-52s bq %3d st %d/%d buf %d spin %5d  %7.4f ms  %5.2f TB/s\n", name, bq, stages, split, nbuf, spin, ms,
+           bytes / ms / 1e9);
+    fflush(stdout);
+    return ms;
+}
+
+int main() {
+    cudaDeviceProp pr;
+    CK(cudaGetDeviceProperties(&pr, 0));
+    printf("%s, %d SMs\n", pr.name, pr.multiProcessorCount);
+    const size_t ybytes = (size_t)N * C * LOUT * 4, xbytes = (size_t)N * CIN * LIN * 4;
+    float *y, *x, *cp;
+    CK(cudaMalloc(&y, ybytes));
+    CK(cudaMalloc(&x, xbytes));
+    CK(cudaMalloc(&cp, ybytes + xbytes));
+    CK(cudaMemset(x, 0x3c, xbytes));
+    CK(cudaMemset(y, 0, ybytes));
+    {   /* the device-to-device copy of the same number of bytes (read + write counted) */
+        const size_t half = (ybytes + xbytes) / 2 / 16 * 16;
+        cudaEvent_t e0, e1;
+        CK(cudaEventCreate(&e0));
+        CK(cudaEventCreate(&e1));
+        std::vector<float> t;
+        for (int i = 0; i < 33; ++i) {
+            CK(cudaEventRecord(e0));
+            CK(cudaMemcpyAsync(cp, cp + half / 4, half, cudaMemcpyDeviceToDevice));
+            CK(cudaEventRecord(e1));
+            CK(cudaEventSynchronize(e1));
+            float ms;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            if (i >= 3) t.push_back(ms);
+        }
+        std::sort(t.begin(), t.end());
+        printf("%-52s %7.4f ms  %5.2f TB/s (0.60 ms = 3.5x needs %.0f%%)\n", "device-to-device copy (same bytes)", t[15],
+               2.0 * half / t[15] / 1e9, 100.0 * t[15] / 0.60);
+    }
+    const int S = 2600; /* ~1.45 us at 1.755 GHz: the MMAs of one 256-position tile */
+    /*   name                                                      bq stages split nbuf spin vec */
+    run("shipped layout (2 stages, 1 staged buffer)", y, x, 256, 2, 1, 1, S, 0);
+    run("  no spin (data movement only)", y, x, 256, 2, 1, 1, 0, 0);
+    run("  boxes of 152 columns (24 mod 32): 3 stages", y, x, 256, 3, 1, 1, S, 0, true, 304);
+    run("two staged buffers, 1 stage", y, x, 256, 1, 1, 2, S, 0);
+    run("two staged buffers, 2 half-stages (boxes or channels)", y, x, 256, 2, 2, 2, S, 0);
+    run("two staged buffers, 2 half-stages, boxes of 152", y, x, 256, 2, 2, 2, S, 0, true, 304);
+    run("two staged buffers, 3 half-stages, boxes of 152", y, x, 256, 3, 2, 2, S, 0, true, 304);
+    run("two staged buffers, 2 stages, no weights (ideal room)", y, x, 256, 2, 1, 2, S, 0, false);
+    run("  no spin", y, x, 256, 2, 1, 2, 0, 0, false);
+    run("shipped layout, vector stores by 8 warps", y, x, 256, 2, 1, 1, S, 1);
+    run("two staged buffers, 2 half-stages, vector stores", y, x, 256, 2, 2, 2, S, 1);
+    run("bq 512 (2 KB pieces), 2 half-stages, 1 buffer", y, x, 512, 2, 2, 1, 2 * S, 0);
+    run("bq 512, 2 quarter-stages, 1 buffer", y, x, 512, 2, 4, 1, 2 * S, 0);
+    run("bq 128 (512 B pieces), 2 buffers, 2 stages", y, x, 128, 2, 1, 2, S / 2, 0);
+    run("bq 128, 2 buffers, 4 stages", y, x, 128, 4, 1, 2, S / 2, 0);
+    run("spin 4000, two buffers, 2 half-stages", y, x, 256, 2, 2, 2, 4000, 0);
+    run("spin 4000, shipped layout", y, x, 256, 2, 1, 1, 4000, 0);
+    run("shipped layout again (drift check)", y, x, 256, 2, 1, 1, S, 0);
+    return 0;
+}
