@@ -38,7 +38,16 @@ struct P {
     const float *x;
     int bq, tiles_per_n, tiles, xp, sp; /* positions per tile, x pitch (floats), staged pitch (floats) */
     int stages, split, nbuf, spin, vec, xbytes_stage, stg_off, bar_off;
+    int hx, hy;  /* L2 hints on the x loads / y stores: 0 none, 1 evict_first, 2 evict_last */
+    int order;   /* 0: tiles b, b + grid, ... (the kernel's); 1: each block a contiguous run of tiles */
 };
+
+__device__ __forceinline__ uint64_t l2_policy(int h) {
+    uint64_t p = 0;
+    if (h == 1) asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+    if (h == 2) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+    return p;
+}
 
 __device__ __forceinline__ uint32_t su32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void bar_init(uint32_t b, int n) {
@@ -71,7 +80,11 @@ __global__ void __launch_bounds__(NTH, 1) probe(const P a) {
     if (warp >= 8) {
         if (tid != 256) return;
         int it = 0;
-        for (int tl = blockIdx.x; tl < a.tiles; tl += gridDim.x) {
+        const uint64_t pol = l2_policy(a.hx);
+        const int per = (a.tiles + gridDim.x - 1) / gridDim.x;
+        for (int k = 0;; ++k) {
+            const int tl = a.order ? blockIdx.x * per + k : blockIdx.x + k * gridDim.x;
+            if (tl >= a.tiles || (a.order && k >= per)) break;
             const int n = tl / a.tiles_per_n, q0 = (tl - n * a.tiles_per_n) * a.bq;
             const int lo = max(q0 - HAL, 0), hi = min(q0 + a.bq, LIN), len = hi > lo ? hi - lo : 0;
             for (int h = 0; h < a.split; ++h, ++it) {
@@ -81,10 +94,15 @@ __global__ void __launch_bounds__(NTH, 1) probe(const P a) {
                 bar_expect(bar, (uint32_t)(rows_per_stage * len * 4));
                 for (int r = 0; r < rows_per_stage && len > 0; ++r) {
                     const float *src = a.x + ((int64_t)n * CIN + h * rows_per_stage + r) * LIN + lo;
-                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     st + (r * a.xp + (lo - (q0 - HAL))) * 4),
-                                 "l"(src), "r"(len * 4), "r"(bar)
-                                 : "memory");
+                    const uint32_t dst = st + (r * a.xp + (lo - (q0 - HAL))) * 4;
+                    if (a.hx)
+                        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(dst),
+                                     "l"(src), "r"(len * 4), "r"(bar), "l"(pol)
+                                     : "memory");
+                    else
+                        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                                     "l"(src), "r"(len * 4), "r"(bar)
+                                     : "memory");
                 }
             }
         }
@@ -92,8 +110,12 @@ __global__ void __launch_bounds__(NTH, 1) probe(const P a) {
     }
     const int wg = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
     float acc = 0.f;
-    int it = 0, k = 0;
-    for (int tl = blockIdx.x; tl < a.tiles; tl += gridDim.x, ++k) {
+    int it = 0;
+    const uint64_t ypol = l2_policy(a.hy);
+    const int per = (a.tiles + gridDim.x - 1) / gridDim.x;
+    for (int k = 0;; ++k) {
+        const int tl = a.order ? blockIdx.x * per + k : blockIdx.x + k * gridDim.x;
+        if (tl >= a.tiles || (a.order && k >= per)) break;
         const int n = tl / a.tiles_per_n, q0 = (tl - n * a.tiles_per_n) * a.bq;
         for (int h = 0; h < a.split; ++h, ++it) {
             const int s = it % a.stages;
@@ -132,9 +154,14 @@ __global__ void __launch_bounds__(NTH, 1) probe(const P a) {
             }
         } else if (tid < C) {
             float *dst = a.y + ((int64_t)n * C + tid) * LOUT + q0;
-            asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(su32(stg + tid * a.sp)),
-                         "r"(span / 4 * 16)
-                         : "memory");
+            if (a.hy)
+                asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(dst),
+                             "r"(su32(stg + tid * a.sp)), "r"(span / 4 * 16), "l"(ypol)
+                             : "memory");
+            else
+                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(su32(stg + tid * a.sp)),
+                             "r"(span / 4 * 16)
+                             : "memory");
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         }
     }
@@ -144,8 +171,9 @@ __global__ void __launch_bounds__(NTH, 1) probe(const P a) {
 
 /* One variant; returns its median ms. */
 static double run(const char *name, float *y, const float *x, int bq, int stages, int split, int nbuf, int spin, int vec,
-                  bool weights = true, int xpitch = 0) {
+                  bool weights = true, int xpitch = 0, int hx = 0, int hy = 0, int order = 0) {
     P a;
+    a.hx = hx, a.hy = hy, a.order = order;
     a.y = y, a.x = x, a.bq = bq;
     a.tiles_per_n = (LOUT + bq - 1) / bq, a.tiles = N * a.tiles_per_n;
     a.xp = xpitch ? xpitch : bq / 128 * 168; /* the kernel's stage: 128-position boxes of 168 columns (8 mod 32) */
@@ -181,13 +209,14 @@ static double run(const char *name, float *y, const float *x, int bq, int stages
     std::sort(ts.begin(), ts.end());
     const double ms = ts[ts.size() / 2];
     const double bytes = (double)N * C * LOUT * 4 + (double)N * CIN * LIN * 4;
-    printf("%-52s bq %3d st %d/%d buf %d spin %5d  %7.4f ms  %5.2f TB/s\n", name, bq, stages, split, nbuf, spin, ms,
-           bytes / ms / 1e9);
+    printf("%-52s bq %3d st %d/%d buf %d spin %5d h %d%d o %d  %7.4f ms  %5.2f TB/s\n", name, bq, stages, split, nbuf, spin,
+           hx, hy, order, ms, bytes / ms / 1e9);
     fflush(stdout);
     return ms;
 }
 
-int main() {
+int main(int argc, char **argv) {
+    const int set = argc > 1 ? atoi(argv[1]) : 1;
     cudaDeviceProp pr;
     CK(cudaGetDeviceProperties(&pr, 0));
     printf("%s, %d SMs\n", pr.name, pr.multiProcessorCount);
@@ -218,6 +247,32 @@ int main() {
                2.0 * half / t[15] / 1e9, 100.0 * t[15] / 0.60);
     }
     const int S = 2600; /* ~1.45 us at 1.755 GHz: the MMAs of one 256-position tile */
+    if (set == 2) {
+        /* run 257: read-ahead depth, L2 hints, tile order, around the best of run 256 (2 buffers, 2 half-stages) */
+        /*   name                                                  bq stages split nbuf spin vec weights xpitch hx hy order */
+        run("2 buffers, 2 half-stages (run 256's best)", y, x, 256, 2, 2, 2, S, 0);
+        run("  x evict_first", y, x, 256, 2, 2, 2, S, 0, true, 0, 1, 0);
+        run("  y evict_first", y, x, 256, 2, 2, 2, S, 0, true, 0, 0, 1);
+        run("  x evict_first, y evict_first", y, x, 256, 2, 2, 2, S, 0, true, 0, 1, 1);
+        run("  x evict_first, y evict_last", y, x, 256, 2, 2, 2, S, 0, true, 0, 1, 2);
+        run("  contiguous tiles per block", y, x, 256, 2, 2, 2, S, 0, true, 0, 0, 0, 1);
+        run("  4 quarter-stages", y, x, 256, 4, 4, 2, S, 0);
+        run("  3 quarter-stages", y, x, 256, 3, 4, 2, S, 0);
+        run("  spin 1800", y, x, 256, 2, 2, 2, 1800, 0);
+        run("  spin 3200", y, x, 256, 2, 2, 2, 3200, 0);
+        run("  no spin", y, x, 256, 2, 2, 2, 0, 0);
+        run("no weights: 3 half-stages, 2 buffers", y, x, 256, 3, 2, 2, S, 0, false);
+        run("no weights: 4 half-stages, 2 buffers", y, x, 256, 4, 2, 2, S, 0, false);
+        run("no weights: 2 quarter-stages, 2 buffers", y, x, 256, 2, 4, 2, S, 0, false);
+        run("shipped layout (2 stages, 1 buffer)", y, x, 256, 2, 1, 1, S, 0);
+        run("  x evict_first", y, x, 256, 2, 1, 1, S, 0, true, 0, 1, 0);
+        run("  x evict_first, y evict_first", y, x, 256, 2, 1, 1, S, 0, true, 0, 1, 1);
+        run("  2 half-stages, 1 buffer", y, x, 256, 2, 2, 1, S, 0);
+        run("  4 quarter-stages, 1 buffer", y, x, 256, 4, 4, 1, S, 0);
+        run("bq 512, 2 quarter-stages, 1 buffer, x evict_first", y, x, 512, 2, 4, 1, 2 * S, 0, true, 0, 1, 0);
+        run("2 buffers, 2 half-stages (drift check)", y, x, 256, 2, 2, 2, S, 0);
+        return 0;
+    }
     /*   name                                                      bq stages split nbuf spin vec */
     run("shipped layout (2 stages, 1 staged buffer)", y, x, 256, 2, 1, 1, S, 0);
     run("  no spin (data movement only)", y, x, 256, 2, 1, 1, 0, 0);
