@@ -122,6 +122,12 @@ struct WgArgs {
      * fits): the two warpgroups' halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one
      * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
+    /* One input box per stage (Session 24; MQ = 2 without ping-pong, resident weights, TMA staging): warpgroup wg
+     * reads only box wg of a tile, so a chunk comes as two stages, box 0 then box 1, and each stage is released by
+     * its warpgroup's 4 warps. The same ring bytes then hold the input in half-tile steps (store_probe74: a ring of
+     * one tile in two halves moved KernelBench 74's traffic 5% faster than two whole tiles). 0: a stage holds the
+     * chunk's NBOX boxes. */
+    int xsplit;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -378,6 +384,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * box each, so that one's epilogue overlaps the other's MMAs; else both share a tile of 128*MQ. */
     const bool PP = MQ == 2 && a.pp;
     const int BQ = (PP ? 64 : 128) * MQ, NBOX = PP ? MQ / 2 : MQ;
+    /* XSPL (WgArgs::xsplit): SPC stages per chunk of SBOX boxes each; the consumers' stage sequence is 2*it + wg */
+    const bool XSPL = MQ == 2 && !PP && a.xsplit;
+    const int SBOX = XSPL ? 1 : NBOX, SPC = XSPL ? NBOX : 1;
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
@@ -417,7 +426,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int s = 0; s < a.stages; ++s) {
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
-            mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
+            mbar_init(empty0 + 8 * s, PP || XSPL ? 4 : 8); /* the consumer warps of the stage's tile (box) */
         }
         if (a.wres) mbar_init(wbar, 1);
         if (a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
@@ -452,7 +461,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
-                for (int c = 0; c < a.nchunk; ++c, ++it) {
+                for (int pc = 0; pc < a.nchunk * SPC; ++pc, ++it) {
+                    /* XSPL: pieces (chunk 0, box 0), (chunk 0, box 1), (chunk 1, box 0), ...; h = the stage's first box */
+                    const int c = XSPL ? pc >> 1 : pc, h = XSPL ? pc & 1 : 0;
                     const int s = it % a.stages;
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
@@ -466,12 +477,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     }
                     if (XTMA) {
                         /* xg boxes of gr rows each (grouped rows; never in BI mode, whose input is staged otherwise) */
-                        const int xg = BI ? 1 : a.xg, gr = kBK / xg, h = a.hal - (a.T - 1) * a.dj;
+                        const int xg = BI ? 1 : a.xg, gr = kBK / xg, hg = a.hal - (a.T - 1) * a.dj;
 #pragma unroll
-                        for (int b = 0; b < NBOX; ++b)
+                        for (int b = 0; b < SBOX; ++b)
                             for (int m = 0; m < xg; ++m)
                                 tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
-                                            q0 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
+                                            q0 + 128 * (h + b) - a.hal + group_col(m, a.L, hg, 16 / (int)sizeof(T)), c * gr, n);
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
@@ -543,7 +554,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
     for (int mq = 0; mq < MQ; ++mq) {
         const int pb = wgp + 64 * mq;
-        xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + GP * g) * cstep) * (int)sizeof(T);
+        xoff[mq] = XOFF + (XSPL ? 0 : pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + GP * g) * cstep) * (int)sizeof(T);
     }
     /* BI: byte offsets of the thread's channels in a k-step (fp32 t, t+4; 16-bit 2t, 2t+1, 2t+8, 2t+9),
      * k-step kk adds kk*KSTEP channels. Channel c of chunk ch is (co, b) = (c / gs, c % gs) of the whole
@@ -683,11 +694,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
 
         for (int c = 0; c < a.nchunk; ++c, ++it) {
-            const int s = it % a.stages;
+            const int ix = XSPL ? 2 * it + wg : it; /* this warpgroup's place in the producer's stage sequence */
+            const int s = ix % a.stages;
             set_bofs(c);
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
             const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
-            mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
+            mbar_wait(full0 + 8 * s, (ix / a.stages) & 1);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
@@ -1634,6 +1646,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * warpgroups' own tiles as before. */
     const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
+    /* One input box per stage (WgArgs::xsplit; CONVT1D_WGMMA_RS_XSPLIT=0/1 off / wherever it applies; default with the
+     * joint tile) and a ring of xs_stages of them (CONVT1D_WGMMA_RS_XSTAGES; default 2: one tile in two halves).
+     * store_probe74 (run 257, KernelBench 74's traffic without the math, ms): the shipped ring of two whole tiles
+     * 0.638, one tile in halves 0.604 or quarters 0.605, 1.5 / 2 tiles in halves 0.631 / 0.637, one whole tile 0.653:
+     * deeper read-ahead slowed the writes. */
+    const char *xsv = getenv("CONVT1D_WGMMA_RS_XSPLIT"), *xnv = getenv("CONVT1D_WGMMA_RS_XSTAGES");
+    const int xs_stages = xnv && xnv[0] ? atoi(xnv) : 2;
+    a.xsplit = 0;
     for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
         a.joint = jt;
         /* two warpgroups' tiles, or (joint) one of twice the columns */
@@ -1649,15 +1669,18 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
              * with ping-pong: bf16 1.060 / 1.184 / 1.185, fp16 1.142 / 1.204 / 1.309); with one chunk (KernelBench
              * 74) ping-pong still wins (bf16 0.428 vs 0.458). */
             if (p && !pp_forced && es == 2 && a.nchunk >= 2 && wres_ok) continue;
-            const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
             for (int k = 0; k < 4 && pick < 0; ++k) {
                 const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
                 if ((wr && !wres_ok) || (st && !stg_ok) || (!st && (a.os > 1 || a.joint))) continue;
+                a.xsplit = MQ == 2 && !p && wr && !BI && a.xstage == XS_TMA &&
+                           (xsv && xsv[0] ? xsv[0] == '1' : a.joint != 0);
+                const int nbox = a.xsplit ? 1 : p ? MQ / 2 : MQ; /* input boxes per stage */
                 const int txb = (wr ? 0 : CW) + nbox * xbox;
                 const int b = (txb + 1023) / 1024 * 1024;
                 const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
                 int n = (int)((kMaxSmem - fixed) / b);
                 if (n > 8) n = 8;
+                if (a.xsplit && n > xs_stages) n = xs_stages < 2 ? 2 : xs_stages;
                 if (n >= need && (!p || n >= a.nchunk + 1)) pick = k, stages = n, sb = b, pp = p, a.txb = txb;
             }
         }
