@@ -169,6 +169,58 @@ __global__ void __launch_bounds__(NTH, 1) probe(const P a) {
     if (acc == 12345.f) a.y[0] = acc;
 }
 
+
+/* Set 3: no shared memory, no pipeline: each block reads its tile's 32 x rows (16-byte loads) and then writes its
+ * 64 y rows from registers (16-byte stores, a warp's 32 lanes along a row), as session 20's Triton probe did with
+ * 16 KB row pieces. Persistent (a grid of `per_sm` blocks per SM, tiles b, b + grid, ...) or one block per tile. */
+template <int BQ>
+__global__ void __launch_bounds__(256) regs_probe(const float *__restrict__ x, float *__restrict__ y, int tiles_per_n,
+                                                  int tiles, int persistent) {
+    for (int tl = blockIdx.x; tl < tiles; tl += persistent ? gridDim.x : tiles) {
+        const int n = tl / tiles_per_n, q0 = (tl - n * tiles_per_n) * BQ;
+        float acc = 0.f;
+        for (int v = threadIdx.x; v < CIN * BQ / 4; v += 256) {
+            const int row = v / (BQ / 4), pos = q0 + 4 * (v - row * (BQ / 4));
+            if (pos < LIN) {
+                const float4 f = __ldg((const float4 *)(x + ((int64_t)n * CIN + row) * LIN + pos));
+                acc += f.x + f.y + f.z + f.w;
+            }
+        }
+        for (int v = threadIdx.x; v < C * BQ / 4; v += 256) {
+            const int row = v / (BQ / 4), pos = q0 + 4 * (v - row * (BQ / 4));
+            if (pos < LOUT) *(float4 *)(y + ((int64_t)n * C + row) * LOUT + pos) = make_float4(acc, acc + 1, acc + 2, acc + 3);
+        }
+    }
+}
+
+template <int BQ> static double run_regs(const char *name, float *y, const float *x, int per_sm) {
+    const int tiles_per_n = (LOUT + BQ - 1) / BQ, tiles = N * tiles_per_n;
+    int sms;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int grid = per_sm ? std::min(tiles, sms * per_sm) : tiles;
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int i = 0; i < 3; ++i) regs_probe<BQ><<<grid, 256>>>(x, y, tiles_per_n, tiles, per_sm != 0);
+    CK(cudaGetLastError());
+    std::vector<float> ts;
+    for (int i = 0; i < 40; ++i) {
+        CK(cudaEventRecord(e0));
+        regs_probe<BQ><<<grid, 256>>>(x, y, tiles_per_n, tiles, per_sm != 0);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        ts.push_back(ms);
+    }
+    std::sort(ts.begin(), ts.end());
+    const double ms = ts[ts.size() / 2];
+    const double bytes = (double)N * C * LOUT * 4 + (double)N * CIN * LIN * 4;
+    printf("%-52s bq %4d per SM %d  %7.4f ms  %5.2f TB/s\n", name, BQ, per_sm, ms, bytes / ms / 1e9);
+    fflush(stdout);
+    return ms;
+}
+
 /* One variant; returns its median ms. */
 static double run(const char *name, float *y, const float *x, int bq, int stages, int split, int nbuf, int spin, int vec,
                   bool weights = true, int xpitch = 0, int hx = 0, int hy = 0, int order = 0) {
@@ -247,6 +299,19 @@ int main(int argc, char **argv) {
                2.0 * half / t[15] / 1e9, 100.0 * t[15] / 0.60);
     }
     const int S = 2600; /* ~1.45 us at 1.755 GHz: the MMAs of one 256-position tile */
+    if (set == 3) {
+        run_regs<256>("registers: a block per tile", y, x, 0);
+        run_regs<256>("registers: persistent, 1 block per SM", y, x, 1);
+        run_regs<256>("registers: persistent, 2 blocks per SM", y, x, 2);
+        run_regs<256>("registers: persistent, 4 blocks per SM", y, x, 4);
+        run_regs<512>("registers: a block per tile", y, x, 0);
+        run_regs<1024>("registers: a block per tile", y, x, 0);
+        run_regs<1024>("registers: persistent, 4 blocks per SM", y, x, 4);
+        run_regs<128>("registers: a block per tile", y, x, 0);
+        run("shipped layout (2 stages, 1 buffer, bulk)", y, x, 256, 2, 1, 1, S, 0);
+        run_regs<256>("registers: a block per tile (drift check)", y, x, 0);
+        return 0;
+    }
     if (set == 2) {
         /* run 257: read-ahead depth, L2 hints, tile order, around the best of run 256 (2 buffers, 2 half-stages) */
         /*   name                                                  bq stages split nbuf spin vec weights xpitch hx hy order */
