@@ -122,12 +122,11 @@ struct WgArgs {
      * fits): the two warpgroups' halves of a tile share one staged tile, whose rows (128*MQ positions) leave as one
      * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
-    /* One input box per stage (Session 24; MQ = 2 without ping-pong, resident weights, TMA staging): warpgroup wg
-     * reads only box wg of a tile, so a chunk comes as two stages, box 0 then box 1, and each stage is released by
-     * its warpgroup's 4 warps. The same ring bytes then hold the input in half-tile steps (store_probe74: a ring of
-     * one tile in two halves moved KernelBench 74's traffic 5% faster than two whole tiles). 0: a stage holds the
-     * chunk's NBOX boxes. */
-    int xsplit;
+    /* Rows per sample of y (of the whole tensor): cout except in one group's view of a grouped layer (Session 24:
+     * the register-A grad_input of groups > 1 runs one launch per group, y and grad_y offset to the group's first
+     * channel, cout / gcout its channels, yn / gn the tensors' channels). */
+    int yn;
+    int gn; /* BI: grad_y rows per sample */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -147,7 +146,7 @@ __host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow
  * order: row = output channel (R per block), column = output position (bq*ps per row), each row shifted
  * so that its 16-byte global chunks line up (row_shift). */
 __device__ __forceinline__ int row_shift(const WgArgs &a, int n, int co, int64_t obase, int VE) {
-    const int64_t e = ((int64_t)n * a.cout + co) * a.L_out + obase;
+    const int64_t e = ((int64_t)n * a.yn + co) * a.L_out + obase;
     return (int)(((e % VE) + VE) % VE);
 }
 
@@ -198,7 +197,7 @@ __device__ __forceinline__ void epi_store(const typename wg_type<TY>::T *tile, c
     const int rows = min(a.R, a.cout - co0);
     if (o_lo >= o_hi) return;
     for (int col = warp; col < rows; col += 8) {
-        const int64_t gb = ((int64_t)n * a.cout + co0 + col) * a.L_out;
+        const int64_t gb = ((int64_t)n * a.yn + co0 + col) * a.L_out;
         const int64_t start = gb + obase - row_shift(a, n, co0 + col, obase, VE); /* a multiple of VE: column 0 */
         const int64_t lo = gb + o_lo - start, hi = gb + o_hi - start;                /* valid columns [lo, hi) */
         const T *src = tile + col * pitch;
@@ -384,9 +383,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * box each, so that one's epilogue overlaps the other's MMAs; else both share a tile of 128*MQ. */
     const bool PP = MQ == 2 && a.pp;
     const int BQ = (PP ? 64 : 128) * MQ, NBOX = PP ? MQ / 2 : MQ;
-    /* XSPL (WgArgs::xsplit): SPC stages per chunk of SBOX boxes each; the consumers' stage sequence is 2*it + wg */
-    const bool XSPL = MQ == 2 && !PP && a.xsplit;
-    const int SBOX = XSPL ? 1 : NBOX, SPC = XSPL ? NBOX : 1;
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
@@ -401,12 +397,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         RowWin r;
         if constexpr (BI) {
             const int cf = c * kBK / a.gs;
-            r.row0 = (int64_t)n * a.gcout + cf;
+            r.row0 = (int64_t)n * a.gn + cf;
             r.valid = a.gcout - cf;
             r.nrows = a.grpc;
             r.e0 = ((int64_t)q0 - a.hal + a.woff) * a.gs - a.gp - a.gsh;
             r.ebox = 128 * a.gs;
-            r.total = (int64_t)a.N * a.gcout;
+            r.total = (int64_t)(a.N - 1) * a.gn + a.gcout; /* the rows of the (group's) view */
         } else {
             r.row0 = (int64_t)n * a.cin + (int64_t)c * kBK;
             r.valid = a.cin - c * kBK;
@@ -426,7 +422,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int s = 0; s < a.stages; ++s) {
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
-            mbar_init(empty0 + 8 * s, PP || XSPL ? 4 : 8); /* the consumer warps of the stage's tile (box) */
+            mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
         }
         if (a.wres) mbar_init(wbar, 1);
         if (a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
@@ -461,9 +457,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
-                for (int pc = 0; pc < a.nchunk * SPC; ++pc, ++it) {
-                    /* XSPL: pieces (chunk 0, box 0), (chunk 0, box 1), (chunk 1, box 0), ...; h = the stage's first box */
-                    const int c = XSPL ? pc >> 1 : pc, h = XSPL ? pc & 1 : 0;
+                for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
@@ -477,12 +471,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     }
                     if (XTMA) {
                         /* xg boxes of gr rows each (grouped rows; never in BI mode, whose input is staged otherwise) */
-                        const int xg = BI ? 1 : a.xg, gr = kBK / xg, hg = a.hal - (a.T - 1) * a.dj;
+                        const int xg = BI ? 1 : a.xg, gr = kBK / xg, h = a.hal - (a.T - 1) * a.dj;
 #pragma unroll
-                        for (int b = 0; b < SBOX; ++b)
+                        for (int b = 0; b < NBOX; ++b)
                             for (int m = 0; m < xg; ++m)
                                 tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
-                                            q0 + 128 * (h + b) - a.hal + group_col(m, a.L, hg, 16 / (int)sizeof(T)), c * gr, n);
+                                            q0 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
@@ -498,7 +492,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         for (int rr = ptid >> 5; rr < NBOX * rpc; rr += 4) {
                             const int b = rr / rpc, row = rr - b * rpc, co = co_first + row;
                             const int64_t e0 = ((int64_t)q0 + 128 * b - a.hal + a.woff) * a.gs - a.gp - a.gsh;
-                            const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * a.gcout + co) * a.gL;
+                            const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * a.gn + co) * a.gL;
                             const uint32_t drow = st + XOFF + b * XB + row * a.xpitch;
                             for (int wd = lane; wd < wpr; wd += 32) {
                                 const int64_t e = e0 + wd * EW4;
@@ -554,7 +548,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
     for (int mq = 0; mq < MQ; ++mq) {
         const int pb = wgp + 64 * mq;
-        xoff[mq] = XOFF + (XSPL ? 0 : pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + GP * g) * cstep) * (int)sizeof(T);
+        xoff[mq] = XOFF + (pb / 128) * XB + ((BI ? a.gsh : 0) + (a.hal + pb % 128 + 16 * wq + GP * g) * cstep) * (int)sizeof(T);
     }
     /* BI: byte offsets of the thread's channels in a k-step (fp32 t, t+4; 16-bit 2t, 2t+1, 2t+8, 2t+9),
      * k-step kk adds kk*KSTEP channels. Channel c of chunk ch is (co, b) = (c / gs, c % gs) of the whole
@@ -694,12 +688,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
 
         for (int c = 0; c < a.nchunk; ++c, ++it) {
-            const int ix = XSPL ? 2 * it + wg : it; /* this warpgroup's place in the producer's stage sequence */
-            const int s = ix % a.stages;
+            const int s = it % a.stages;
             set_bofs(c);
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
             const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
-            mbar_wait(full0 + 8 * s, (ix / a.stages) & 1);
+            mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
@@ -812,7 +805,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int co0 = rt * a.R, qw0 = q0 + (J ? 0 : wgp), RT = a.R * ps;
                 const uint32_t pmag = ps > 1 ? 0xffffffffu / (uint32_t)ps + 1 : 0; /* ceil(2^32 / ps) */
                 T *stg = reinterpret_cast<T *>(sm + a.stg_off) + (J ? 0 : wg * a.R * a.spitch);
-                const int64_t rb = ((int64_t)n * a.cout + co0) * a.L_out + (int64_t)qw0 * cm - a.p; /* (row 0, column 0) */
+                const int64_t rb = ((int64_t)n * a.yn + co0) * a.L_out + (int64_t)qw0 * cm - a.p; /* (row 0, column 0) */
                 const int Lm = a.L_out & (VE - 1);
                 const int W = 64 * MQ * cm * (J ? 2 : 1); /* output columns of the staged rows */
                 auto stg_sync = [&]() {
@@ -903,7 +896,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * case is its own loop: tested inside the row loop, ptxas kept one predicate bit per row (run 54).
          * At 256 rows the test stays inside (as its own loop there, ptxas spilled 20 bytes). */
         if (BR <= 128 && fast) {
-            T *yb = y + (((int64_t)n * a.cout + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
+            T *yb = y + (((int64_t)n * a.yn + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
             if constexpr (PAIRS) {
                 if (((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & 3) == 0) { /* every row's pair 4-byte aligned */
 #pragma unroll
@@ -953,7 +946,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 const int o0 = ob + r;
-                T *yr = y + (((int64_t)n * a.cout + co) * a.L_out + o0);
+                T *yr = y + (((int64_t)n * a.yn + co) * a.L_out + o0);
 #pragma unroll
                 for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
@@ -983,7 +976,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 const int o0 = ob + r; /* 32-bit output index: L_out < INT_MAX / 2 */
-                T *yr = y + (((int64_t)n * a.cout + co) * a.L_out + o0); /* the thread's first output of the row */
+                T *yr = y + (((int64_t)n * a.yn + co) * a.L_out + o0); /* the thread's first output of the row */
                 if (BR > 128 && fast) {
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
@@ -1646,14 +1639,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * warpgroups' own tiles as before. */
     const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
-    /* One input box per stage (WgArgs::xsplit; CONVT1D_WGMMA_RS_XSPLIT=0/1 off / wherever it applies; default with the
-     * joint tile) and a ring of xs_stages of them (CONVT1D_WGMMA_RS_XSTAGES; default 2: one tile in two halves).
-     * store_probe74 (run 257, KernelBench 74's traffic without the math, ms): the shipped ring of two whole tiles
-     * 0.638, one tile in halves 0.604 or quarters 0.605, 1.5 / 2 tiles in halves 0.631 / 0.637, one whole tile 0.653:
-     * deeper read-ahead slowed the writes. */
-    const char *xsv = getenv("CONVT1D_WGMMA_RS_XSPLIT"), *xnv = getenv("CONVT1D_WGMMA_RS_XSTAGES");
-    const int xs_stages = xnv && xnv[0] ? atoi(xnv) : 2;
-    a.xsplit = 0;
     for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
         a.joint = jt;
         /* two warpgroups' tiles, or (joint) one of twice the columns */
@@ -1669,18 +1654,15 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
              * with ping-pong: bf16 1.060 / 1.184 / 1.185, fp16 1.142 / 1.204 / 1.309); with one chunk (KernelBench
              * 74) ping-pong still wins (bf16 0.428 vs 0.458). */
             if (p && !pp_forced && es == 2 && a.nchunk >= 2 && wres_ok) continue;
+            const int nbox = p ? MQ / 2 : MQ; /* input boxes per stage */
             for (int k = 0; k < 4 && pick < 0; ++k) {
                 const bool wr = !(k & 2), st = !(k & 1); /* k = 0: both, 1: resident, 2: staged, 3: neither */
                 if ((wr && !wres_ok) || (st && !stg_ok) || (!st && (a.os > 1 || a.joint))) continue;
-                a.xsplit = MQ == 2 && !p && wr && !BI && a.xstage == XS_TMA &&
-                           (xsv && xsv[0] ? xsv[0] == '1' : a.joint != 0);
-                const int nbox = a.xsplit ? 1 : p ? MQ / 2 : MQ; /* input boxes per stage */
                 const int txb = (wr ? 0 : CW) + nbox * xbox;
                 const int b = (txb + 1023) / 1024 * 1024;
                 const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
                 int n = (int)((kMaxSmem - fixed) / b);
                 if (n > 8) n = 8;
-                if (a.xsplit && n > xs_stages) n = xs_stages < 2 ? 2 : xs_stages;
                 if (n >= need && (!p || n >= a.nchunk + 1)) pick = k, stages = n, sb = b, pp = p, a.txb = txb;
             }
         }
@@ -2173,6 +2155,8 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.ps = (int)pr.p.stride;
     a.os = 1;
     a.joint = 0;
+    a.yn = a.cout;
+    a.gn = 0;
     return a;
 }
 } // namespace
@@ -2243,7 +2227,7 @@ convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void
     return dispatch_rs(ty, pr, x, w, a, (int)P.kernel_size, (int)P.dilation, stream);
 }
 
-/* grad_input of a strided layer (groups 1) as this forward: with k*d = j*s + b,
+/* grad_input of a strided layer as this forward (groups > 1: the register-A kernel per group, below): with k*d = j*s + b,
  *   grad_x[n, ci, l] = sum_{j, co, b} Xt[n][l + j][co*s + b] * w[ci, co, k]
  * (Xt: wgmma_planes_t_kernel), i.e. D[q = l, m = ci] with tap step dj = -1, taps T = (K-1)*d/s + 1
  * and s*C_out input channels; no phase merge (ps = 1), no bias. Unlike the planes of
@@ -2255,17 +2239,20 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
     if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (env == 0 || P.groups != 1 || P.batch == 0 || P.stride < 2 || P.stride > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env == 0 || P.batch == 0 || P.stride < 2 || P.stride > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 4 || pr.out_length >= INT_MAX / 2 || P.batch > 65535 || P.in_channels > 65535 ||
         P.out_channels * P.stride > 65535 || P.kernel_size > 4096 || P.dilation > 65535 || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     if (convt1d_sm_major() != 9 || !sm90a_built<fwd_wgmma_kernel<WG_BF16, 128, 1>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
+    const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation, G = (int)P.groups;
+    const int cin_g = (int)pr.cin_g, cout_g = (int)pr.cout_g;
     WgArgs a;
     a.xg = 1;
     a.bias = nullptr;
     a.y = grad_x;
-    a.cout = (int)P.in_channels;
+    a.cout = cin_g;
+    a.yn = (int)P.in_channels;
+    a.gn = (int)P.out_channels;
     a.L_out = (int)P.in_length;
     a.p = 0;
     a.ps = 1;
@@ -2274,13 +2261,37 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
     a.dj = -1;
     if (a.T > 64) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int64_t cp = P.out_channels * P.stride;
+    const int64_t cp = (int64_t)cout_g * s;
     const int64_t work = cp * a.T; /* multiply-adds per output, as the forward's C_in * T */
-    const BwdInput bi_rs = {s, (int)P.padding, (int)P.out_channels, (int)pr.out_length, (int)P.in_length + a.T - 1};
+    const BwdInput bi_rs = {s, (int)P.padding, cout_g, (int)pr.out_length, (int)P.in_length + a.T - 1};
     const char *rv = getenv("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
-    if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bi_bulk(grad_y),
-                                                            plane_unit_bytes(s, ty >= WG_TF32 ? 4 : 2, P.padding, pr.out_length, grad_y) != 0))) { /* grad_y read in place */
+    const bool rs_wanted = rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bi_bulk(grad_y),
+                                                                            plane_unit_bytes(s, ty >= WG_TF32 ? 4 : 2, P.padding, pr.out_length, grad_y) != 0));
+    if (G > 1) {
+        /* Grouped layers (Session 24): the register-A kernel once per group, on the group's view of grad_y, w and grad_x
+         * (their first channel; yn / gn rows per sample). Only where every group's view is aligned as the whole
+         * tensors are, so that every launch makes the same choices; a few wide groups (the SS path's planes are made
+         * for the whole tensor: it declines them). Run 260: grouped_g4 bf16 grad_input 1.69 ms on the mma.sync kernel,
+         * cuDNN 1.00. */
+        const int64_t es = ty >= WG_TF32 ? 4 : 2;
+        const int64_t gy_step = (int64_t)cout_g * pr.out_length * es, gx_step = (int64_t)cin_g * P.in_length * es,
+                      w_step = (int64_t)cin_g * cout_g * K * es;
+        const bool wide = G <= 8 && cin_g >= 32 && cout_g >= 32;
+        if (!rs_wanted || (rs_env != 1 && !wide) || gy_step % 16 || gx_step % 16 || w_step % 16)
+            return CONVT1D_ERROR_NOT_SUPPORTED;
+        for (int g = 0; g < G; ++g) {
+            WgArgs ag = a;
+            ag.y = static_cast<char *>(grad_x) + g * gx_step;
+            const convt1d_status st = dispatch_rs(ty, pr, static_cast<const char *>(grad_y) + g * gy_step,
+                                                  static_cast<const char *>(w) + g * w_step, ag, K, d, stream, &bi_rs);
+            if (st == CONVT1D_ERROR_NOT_SUPPORTED && g > 0) /* cannot happen: every view is alike */
+                return convt1d_fail(CONVT1D_ERROR_INTERNAL, "wgmma grad_input: group %d declined after group 0 ran", g);
+            if (st != CONVT1D_SUCCESS) return st;
+        }
+        return CONVT1D_SUCCESS;
+    }
+    if (rs_wanted) { /* grad_y read in place */
         const convt1d_status st = dispatch_rs(ty, pr, grad_y, w, a, K, d, stream, &bi_rs);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }

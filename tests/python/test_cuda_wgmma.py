@@ -398,6 +398,56 @@ def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32, monkeypatch):
     assert rel_err(gx, gx64) <= tol
 
 
+# Grouped strided grad_input (Session 24): the register-A kernel once per group, on the group's view of grad_y, w and
+# grad_x, where every view is 16-byte aligned as the whole tensors are (else the mma.sync kernel, as before): groups
+# of 32 channels, uneven C_in / C_out per group, stride 5 with output padding, phases without taps (s = d = 2) and
+# odd grad_y rows (bulk-staged), eight groups; cin_g 33 makes the views unaligned. The heuristic takes it for up to
+# eight groups of 32+ channels; forced (CONVT1D_WGMMA_RS=1) wherever the views allow. grad_x poisoned first.
+GROUPED_BI = [
+    dict(shape("g4_s2", 3, 128, 128, 4, 1000, stride=2, padding=1), groups=4),
+    dict(shape("g2_s5_outpad_uneven", 2, 64, 96, 10, 333, stride=5, padding=3, output_padding=1), groups=2),
+    dict(shape("g8_s2_dilated_odd", 2, 256, 256, 3, 517, stride=2, padding=2, dilation=2, bias=False), groups=8),
+    dict(shape("g2_s3_unaligned_views", 2, 66, 68, 5, 301, stride=3, padding=1), groups=2),
+    dict(shape("grouped_g4_b16", 16, 256, 256, 4, 4096, stride=2, padding=1), groups=4),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", GROUPED_BI, ids=[c["name"] for c in GROUPED_BI])
+def test_wgmma_rs_grad_input_grouped(c, dtype, tol, tf32, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_BWD_INPUT", "wgmma")
+        monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    xr = x.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    out = {}
+
+    def grad():
+        junk = torch.full(x.shape, float("nan"), dtype=dtype, device="cuda")  # poison grad_x's block
+        del junk
+        out["gx"] = torch.autograd.grad(y, xr, gy)[0]
+
+    names = kernels_run(grad)
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    assert out["gx"].dtype == dtype and torch.isfinite(out["gx"]).all()
+    assert rel_err(out["gx"], gx64) <= tol
+    G, es = c["groups"], x.element_size()
+    cin_g, cout_g = c["Cin"] // G, c["Cout"] // G
+    aligned = all(v % 16 == 0 for v in (cout_g * y.shape[-1] * es, cin_g * c["L"] * es, cin_g * cout_g * c["K"] * es))
+    launches = sum("fwd_wgmma_rs_kernel" in n for n in names)
+    if pick == "forced":
+        assert launches == (G if aligned else 0), names
+    elif c["name"] == "grouped_g4_b16":  # the suite's grouped_g4 at half the batch: enough tiles per group
+        assert launches == G, names
+
+
 def grad_weight(c, x, w, b, gy):
     wr = w.clone().requires_grad_()
     y = convt1d.conv_transpose1d(x, wr, b, **kwargs(c))

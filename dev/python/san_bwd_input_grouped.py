@@ -1,0 +1,30 @@
+"""compute-sanitizer target: the grouped strided grad_input on the register-A kernel, one launch per group on the
+group's view of grad_y, w and grad_x (Session 24), forced (CONVT1D_BWD_INPUT=wgmma, CONVT1D_WGMMA_RS=1) in every
+precision: groups of 32 channels, uneven channels per group with stride 5, odd grad_y rows (bulk-staged), eight
+groups. Prints the worst relative error per case (no profiler: CUPTI takes one subscriber)."""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tests", "python"))
+import convt1d  # noqa: E402
+from helpers import kwargs, make_inputs, ref, rel_err  # noqa: E402
+
+os.environ["CONVT1D_BWD_INPUT"] = "wgmma"
+os.environ["CONVT1D_WGMMA_RS"] = "1"
+base = dict(output_padding=0, dilation=1, bias=True)
+cases = [dict(base, name="g4_s2", N=2, Cin=128, Cout=128, K=4, L=600, stride=2, padding=1, groups=4),
+         dict(base, name="g2_s5_uneven", N=2, Cin=64, Cout=96, K=10, L=133, stride=5, padding=3, output_padding=1, groups=2),
+         dict(base, name="g8_s2_odd_rows", N=2, Cin=256, Cout=256, K=3, L=317, stride=2, padding=2, dilation=2, groups=8)]
+for c in cases:
+    for dt, tf32 in ((torch.float16, True), (torch.bfloat16, True), (torch.float32, True), (torch.float32, False)):
+        torch.backends.cudnn.allow_tf32 = tf32
+        x, w, b = make_inputs(c, dtype=dt, device="cuda", gen=torch.Generator().manual_seed(5))
+        xr = x.clone().requires_grad_()
+        y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+        gy = torch.randn(y.shape, dtype=torch.float64).to(device="cuda", dtype=dt)
+        (gx,) = torch.autograd.grad(y, xr, gy)
+        x64 = x.double().requires_grad_()
+        (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+        print(f"{c['name']:16s} {str(dt):15s} tf32={tf32!s:5s} rel_err {rel_err(gx, gx64):.2e}", flush=True)
