@@ -127,6 +127,7 @@ struct WgArgs {
      * channel, cout / gcout its channels, yn / gn the tensors' channels). */
     int yn;
     int gn; /* BI: grad_y rows per sample */
+    int xn; /* forward: x rows per sample (0: cin, run_rs sets it) */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -404,12 +405,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             r.ebox = 128 * a.gs;
             r.total = (int64_t)(a.N - 1) * a.gn + a.gcout; /* the rows of the (group's) view */
         } else {
-            r.row0 = (int64_t)n * a.cin + (int64_t)c * kBK;
+            r.row0 = (int64_t)n * a.xn + (int64_t)c * kBK;
             r.valid = a.cin - c * kBK;
             r.nrows = kBK;
             r.e0 = (int64_t)q0 - a.hal;
             r.ebox = 128;
-            r.total = (int64_t)a.N * a.cin;
+            r.total = (int64_t)(a.N - 1) * a.xn + a.cin; /* the rows of the (group's) view */
         }
         return r;
     };
@@ -514,7 +515,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     /* Warp pw of the producer stages rows pw, pw + 4, ... of the MQ boxes, lanes along each
                      * row in 8-byte words; zero outside the tensor (src-size 0). A word is wholly inside or
                      * outside a row: L and the window start are multiples of EW. */
-                    const T *xb = static_cast<const T *>(a.x) + ((int64_t)n * a.cin + (int64_t)c * kBK) * a.L;
+                    const T *xb = static_cast<const T *>(a.x) + ((int64_t)n * a.xn + (int64_t)c * kBK) * a.L;
                     for (int rr = ptid >> 5; rr < NBOX * kBK; rr += 4) {
                         const int b = rr / kBK, row = rr - b * kBK; /* kBK: a power of two */
                         const bool rok = c * kBK + row < a.cin;
@@ -1847,6 +1848,11 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.x = x;
     a.cin = cin;
     a.L = L;
+    /* One group's view (convt1d_fwd_wgmma, groups > 1): x rows xn apart per sample, read by TMA boxes (the map's
+     * channel extent is the group's: zeros past it), not as grouped rows. */
+    const bool view = a.xn > 0 && a.xn != cin;
+    if (!a.xn) a.xn = cin;
+    if (view && (a.xstage != XS_TMA || a.xg != 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t spread = (int64_t)(a.T - 1) * a.dj;
     if (spread > 128) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.hal = (int)((spread + VE - 1) / VE * VE);
@@ -1880,7 +1886,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
     }
     bool only_beside = false;
-    int64_t o_lo = rs_edge_drop(pr, a, MQ, q_max, &only_beside);
+    /* The edge kernel reads and writes whole tensors: not in a group's view. */
+    int64_t o_lo = view || a.yn != a.cout ? -1 : rs_edge_drop(pr, a, MQ, q_max, &only_beside);
     EdgeBeside eb; /* asked (capture state, side stream) only for a dropped tile */
     if (o_lo >= 0) {
         eb.on = edge_beside_wanted(stream);
@@ -1891,7 +1898,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
                                 [&](CUtensorMap &tmx) {
                                     return a.xstage != XS_TMA ||
-                                           make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg));
+                                           make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg),
+                                                          (int64_t)a.xn * L);
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
                                     const cudaError_t e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
@@ -2157,27 +2165,81 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.joint = 0;
     a.yn = a.cout;
     a.gn = 0;
+    a.xn = 0;
     return a;
+}
+} // namespace
+
+namespace {
+/* The register-A forward's taps: stride 1, every tap (d apart); else the phase-merged rows' input shifts. */
+void fwd_taps(const convt1d_params &P, WgArgs &a) {
+    if (P.stride == 1) {
+        a.T = (int)P.kernel_size;
+        a.dj = (int)P.dilation;
+    } else {
+        a.T = (int)(((int64_t)(P.kernel_size - 1) * P.dilation) / P.stride) + 1;
+        a.dj = 1;
+    }
+}
+
+/* Grouped layers (Session 24): the register-A forward once per group, on the group's view of x, w, bias and y (their
+ * first channel; xn / yn rows per sample), as a groups-1 problem of C_in/groups and C_out/groups channels. Only where
+ * every group's view is aligned as the whole tensors are (every launch then makes the same choices) and x goes by TMA
+ * boxes (run_rs); by default for up to 8 groups of 32+ channels where rs_pays. CONVT1D_WGMMA_RS=1: wherever the views
+ * allow; CONVT1D_WGMMA=0 / CONVT1D_WGMMA_RS=0: never (the mma.sync kernel, which takes groups on its grid). */
+convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
+                                 cudaStream_t stream) {
+    const char *ev = getenv("CONVT1D_WGMMA"), *rv = getenv("CONVT1D_WGMMA_RS");
+    const int env = ev && ev[0] ? (ev[0] != '0') : -1, rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
+    const convt1d_params &P = pr.p;
+    if (env == 0 || rs_env == 0 || pr.w_adjoint) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int G = (int)P.groups, cin_g = (int)pr.cin_g, cout_g = (int)pr.cout_g, K = (int)P.kernel_size;
+    convt1d_problem pg = pr;
+    pg.p.in_channels = cin_g;
+    pg.p.out_channels = cout_g;
+    pg.p.groups = 1;
+    pg.cin_g = cin_g;
+    pg.cout_g = cout_g;
+    const int ty = fwd_kind(pg);
+    if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
+    WgArgs a = fwd_args(pg, bias, y);
+    fwd_taps(P, a);
+    if (a.T > 4096) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const int64_t es = ty >= WG_TF32 ? 4 : 2;
+    const int64_t x_step = (int64_t)cin_g * P.in_length * es, y_step = (int64_t)cout_g * pr.out_length * es,
+                  w_step = (int64_t)cin_g * cout_g * K * es, b_step = (int64_t)cout_g * es;
+    const bool wide = G <= 8 && cin_g >= 32 && cout_g >= 32;
+    if (!(rs_env == 1 || (env < 0 && wide && rs_pays(ty, pg.p, a, (int64_t)cin_g * a.T))) || x_step % 16 || y_step % 16 ||
+        w_step % 16)
+        return CONVT1D_ERROR_NOT_SUPPORTED;
+    a.xn = (int)P.in_channels;
+    a.yn = (int)P.out_channels;
+    for (int g = 0; g < G; ++g) {
+        WgArgs ag = a;
+        ag.y = static_cast<char *>(y) + g * y_step;
+        ag.bias = bias ? static_cast<const char *>(bias) + g * b_step : nullptr;
+        const convt1d_status st = dispatch_rs(ty, pg, static_cast<const char *>(x) + g * x_step,
+                                              static_cast<const char *>(w) + g * w_step, ag, K, (int)P.dilation, stream);
+        if (st == CONVT1D_ERROR_NOT_SUPPORTED && g > 0) /* cannot happen: every view is alike */
+            return convt1d_fail(CONVT1D_ERROR_INTERNAL, "wgmma forward: group %d declined after group 0 ran", g);
+        if (st != CONVT1D_SUCCESS) return st;
+    }
+    return CONVT1D_SUCCESS;
 }
 } // namespace
 
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
+    if (pr.p.groups > 1 && pr.p.batch > 0) return fwd_wgmma_grouped(pr, x, w, bias, y, stream);
     const char *ev = getenv("CONVT1D_WGMMA");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     const int ty = fwd_kind(pr);
     if (env == 0 || ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
 
-    const int s = (int)P.stride, K = (int)P.kernel_size, d = (int)P.dilation;
+    const int K = (int)P.kernel_size, d = (int)P.dilation;
     WgArgs a = fwd_args(pr, bias, y);
-    if (s == 1) {
-        a.T = K;
-        a.dj = d;
-    } else {
-        a.T = (int)(((int64_t)(K - 1) * d) / s) + 1;
-        a.dj = 1;
-    }
+    fwd_taps(P, a);
     if (a.T > 4096) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Where it pays (H100, runs 21 and 23, ms vs the mma.sync kernel): the transpose costs one extra pass
      * over x, paid back when each output needs enough multiply-adds, C_in * T >= 512 (hifigan_up2, 512:

@@ -372,12 +372,13 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
  * d0 when 0), box b0 x b1 x b2, 128-byte swizzle (or none: the box lands densely, b0 elements per row);
  * boxes reaching outside the tensor are zero-filled. */
 bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0,
-              uint32_t b1, uint32_t b2, uint64_t pitch = 0, bool swizzle = true) {
+              uint32_t b1, uint32_t b2, uint64_t pitch = 0, bool swizzle = true, uint64_t pitch2 = 0) {
     PFN_cuTensorMapEncodeTiled_v12000 fn = encode_fn();
     if (!fn) return false;
     if (pitch == 0) pitch = d0;
+    if (pitch2 == 0) pitch2 = pitch * d1; /* elements between dimension-2 slices (a group's view: more than d1 rows) */
     const cuuint64_t dims[3] = {d0, d1, d2};
-    const cuuint64_t strides[2] = {pitch * es, pitch * d1 * es};
+    const cuuint64_t strides[2] = {pitch * es, pitch2 * es};
     const cuuint32_t box[3] = {b0, b1, b2};
     const cuuint32_t est[3] = {1, 1, 1};
     return fn(m, es == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, const_cast<void *>(base),
@@ -396,8 +397,9 @@ inline int tma_row_group(int64_t row_bytes) {
     return rb ? 16 / (rb & -rb) : 1;
 }
 bool make_group_map(CUtensorMap *m, const void *base, int es, int64_t L, int64_t rows, int64_t N, int xg,
-                    uint32_t b_cols, uint32_t b_rows) {
-    return make_map(m, base, es, (uint64_t)(xg * L), (uint64_t)(rows / xg), (uint64_t)N, b_cols, b_rows, 1, 0, false);
+                    uint32_t b_cols, uint32_t b_rows, int64_t sample_elems = 0) {
+    return make_map(m, base, es, (uint64_t)(xg * L), (uint64_t)(rows / xg), (uint64_t)N, b_cols, b_rows, 1, 0, false,
+                    (uint64_t)sample_elems);
 }
 
 /* Whether this library was built with sm_90a code for Kern (the wgmma kernels exist only there; elsewhere

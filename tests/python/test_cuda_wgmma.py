@@ -448,6 +448,45 @@ def test_wgmma_rs_grad_input_grouped(c, dtype, tol, tf32, pick, monkeypatch):
         assert launches == G, names
 
 
+# Grouped forward (Session 24): the register-A kernel once per group on the group's view of x, w, bias and y, where
+# every view is 16-byte aligned and x goes by TMA boxes (rows a 16-byte multiple); else the mma.sync kernel. The
+# grad_input shapes above (most of which leave TMA to the whole-tensor path: odd rows) and two more: uneven output
+# channels at stride 4 (40 per group, 3 rows of the last tile unused), a stride-1 dilated layer of 16 output
+# channels per group (forced only). The heuristic takes it for up to eight groups of 32+ channels. The forward asks for
+# the wgmma kernels from 2^25 multiply-adds on (convt1d_fwd_tc): below that every shape stays on the mma.sync kernel.
+GROUPED_FWD = GROUPED_BI + [
+    dict(shape("g2_s4_uneven_cout", 4, 64, 80, 8, 1024, stride=4, padding=2), groups=2),
+    dict(shape("g4_s1_dilated_narrow", 8, 128, 64, 3, 1024, dilation=2, padding=1), groups=4),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", GROUPED_FWD, ids=[c["name"] for c in GROUPED_FWD])
+def test_wgmma_rs_forward_grouped(c, dtype, tol, tf32, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    y64 = ref(x.double(), w.double(), None if b is None else b.double(), c)
+    assert out["y"].dtype == dtype and torch.isfinite(out["y"]).all()
+    assert rel_err(out["y"], y64) <= tol
+    G, es = c["groups"], x.element_size()
+    cin_g, cout_g = c["Cin"] // G, c["Cout"] // G
+    aligned = all(v % 16 == 0 for v in (c["L"] * es, cout_g * out_len(c) * es, cin_g * c["L"] * es,
+                                        cin_g * cout_g * c["K"] * es))
+    macs = c["N"] * c["L"] * cin_g * cout_g * G * c["K"]
+    launches = sum("fwd_wgmma_rs_kernel" in n for n in names)
+    if pick == "forced":
+        assert launches == (G if aligned and macs >= 1 << 25 else 0), names
+    elif c["name"] == "grouped_g4_b16":
+        assert launches == G, names
+
+
 def grad_weight(c, x, w, b, gy):
     wr = w.clone().requires_grad_()
     y = convt1d.conv_transpose1d(x, wr, b, **kwargs(c))

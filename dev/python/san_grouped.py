@@ -1,7 +1,8 @@
-"""compute-sanitizer target: the grouped strided grad_input on the register-A kernel, one launch per group on the
-group's view of grad_y, w and grad_x (Session 24), forced (CONVT1D_BWD_INPUT=wgmma, CONVT1D_WGMMA_RS=1) in every
-precision: groups of 32 channels, uneven channels per group with stride 5, odd grad_y rows (bulk-staged), eight
-groups. Prints the worst relative error per case (no profiler: CUPTI takes one subscriber)."""
+"""compute-sanitizer target: grouped layers on the register-A kernel, one launch per group on the group's view
+(Session 24), forced (CONVT1D_BWD_INPUT=wgmma, CONVT1D_WGMMA_RS=1) in every precision: the forward (g4_s2, g2_s4:
+aligned views, x by TMA; the others fall back) and the strided grad_input (groups of 32 channels, uneven channels per
+group with stride 5, odd grad_y rows (bulk-staged), eight groups). Prints the relative errors per case (no profiler:
+CUPTI takes one subscriber)."""
 import os
 import sys
 
@@ -14,7 +15,8 @@ from helpers import kwargs, make_inputs, ref, rel_err  # noqa: E402
 os.environ["CONVT1D_BWD_INPUT"] = "wgmma"
 os.environ["CONVT1D_WGMMA_RS"] = "1"
 base = dict(output_padding=0, dilation=1, bias=True)
-cases = [dict(base, name="g4_s2", N=2, Cin=128, Cout=128, K=4, L=600, stride=2, padding=1, groups=4),
+cases = [dict(base, name="g4_s2", N=4, Cin=128, Cout=128, K=4, L=600, stride=2, padding=1, groups=4),
+         dict(base, name="g2_s4_uneven", N=4, Cin=64, Cout=80, K=8, L=1024, stride=4, padding=2, groups=2),
          dict(base, name="g2_s5_uneven", N=2, Cin=64, Cout=96, K=10, L=133, stride=5, padding=3, output_padding=1, groups=2),
          dict(base, name="g8_s2_odd_rows", N=2, Cin=256, Cout=256, K=3, L=317, stride=2, padding=2, dilation=2, groups=8)]
 for c in cases:
@@ -26,5 +28,7 @@ for c in cases:
         gy = torch.randn(y.shape, dtype=torch.float64).to(device="cuda", dtype=dt)
         (gx,) = torch.autograd.grad(y, xr, gy)
         x64 = x.double().requires_grad_()
-        (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
-        print(f"{c['name']:16s} {str(dt):15s} tf32={tf32!s:5s} rel_err {rel_err(gx, gx64):.2e}", flush=True)
+        y64 = ref(x64, w.double(), None if b is None else b.double(), c)
+        (gx64,) = torch.autograd.grad(y64, x64, gy.double())
+        print(f"{c['name']:16s} {str(dt):15s} tf32={tf32!s:5s} rel_err y {rel_err(y, y64):.2e} grad_x {rel_err(gx, gx64):.2e}",
+              flush=True)
