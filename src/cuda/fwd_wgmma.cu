@@ -2185,8 +2185,10 @@ void fwd_taps(const convt1d_params &P, WgArgs &a) {
 /* Grouped layers (Session 24): the register-A forward once per group, on the group's view of x, w, bias and y (their
  * first channel; xn / yn rows per sample), as a groups-1 problem of C_in/groups and C_out/groups channels. Only where
  * every group's view is aligned as the whole tensors are (every launch then makes the same choices) and x goes by TMA
- * boxes (run_rs); by default for up to 8 groups of 32+ channels where rs_pays. CONVT1D_WGMMA_RS=1: wherever the views
- * allow; CONVT1D_WGMMA=0 / CONVT1D_WGMMA_RS=0: never (the mma.sync kernel, which takes groups on its grid). */
+ * boxes (run_rs); by default for up to 8 groups of 32+ channels where rs_pays, not in TF32 (run 262, grouped_g4, ms,
+ * per group / the mma.sync kernel: fp16 0.638 / 0.867, bf16 0.639 / 0.868, split TF32 1.366 / 2.167, but TF32 1.228 /
+ * 1.121). CONVT1D_WGMMA_RS=1: wherever the views allow; CONVT1D_WGMMA=0 / CONVT1D_WGMMA_RS=0: never (the mma.sync
+ * kernel, which takes groups on its grid). */
 convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
     const char *ev = getenv("CONVT1D_WGMMA"), *rv = getenv("CONVT1D_WGMMA_RS");
@@ -2209,7 +2211,8 @@ convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const
     const int64_t x_step = (int64_t)cin_g * P.in_length * es, y_step = (int64_t)cout_g * pr.out_length * es,
                   w_step = (int64_t)cin_g * cout_g * K * es, b_step = (int64_t)cout_g * es;
     const bool wide = G <= 8 && cin_g >= 32 && cout_g >= 32;
-    if (!(rs_env == 1 || (env < 0 && wide && rs_pays(ty, pg.p, a, (int64_t)cin_g * a.T))) || x_step % 16 || y_step % 16 ||
+    if (!(rs_env == 1 || (env < 0 && wide && ty != WG_TF32 && rs_pays(ty, pg.p, a, (int64_t)cin_g * a.T))) || x_step % 16 ||
+        y_step % 16 ||
         w_step % 16)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     a.xn = (int)P.in_channels;

@@ -452,8 +452,8 @@ def test_wgmma_rs_grad_input_grouped(c, dtype, tol, tf32, pick, monkeypatch):
 # every view is 16-byte aligned and x goes by TMA boxes (rows a 16-byte multiple); else the mma.sync kernel. The
 # grad_input shapes above (most of which leave TMA to the whole-tensor path: odd rows) and two more: uneven output
 # channels at stride 4 (40 per group, 3 rows of the last tile unused), a stride-1 dilated layer of 16 output
-# channels per group (forced only). The heuristic takes it for up to eight groups of 32+ channels. The forward asks for
-# the wgmma kernels from 2^25 multiply-adds on (convt1d_fwd_tc): below that every shape stays on the mma.sync kernel.
+# channels per group (forced only). The heuristic takes it for up to eight groups of 32+ channels, except in TF32.
+# The forward asks for the wgmma kernels from 2^25 multiply-adds on (convt1d_fwd_tc): below, the mma.sync kernel.
 GROUPED_FWD = GROUPED_BI + [
     dict(shape("g2_s4_uneven_cout", 4, 64, 80, 8, 1024, stride=4, padding=2), groups=2),
     dict(shape("g4_s1_dilated_narrow", 8, 128, 64, 3, 1024, dilation=2, padding=1), groups=4),
@@ -483,8 +483,8 @@ def test_wgmma_rs_forward_grouped(c, dtype, tol, tf32, pick, monkeypatch):
     launches = sum("fwd_wgmma_rs_kernel" in n for n in names)
     if pick == "forced":
         assert launches == (G if aligned and macs >= 1 << 25 else 0), names
-    elif c["name"] == "grouped_g4_b16":
-        assert launches == G, names
+    elif c["name"] == "grouped_g4_b16":  # not in TF32, where the mma.sync kernel wins (run 262)
+        assert launches == (0 if dtype == torch.float32 and tf32 else G), names
 
 
 def grad_weight(c, x, w, b, gy):
