@@ -126,8 +126,12 @@ struct WgArgs {
      * the register-A grad_input of groups > 1 runs one launch per group, y and grad_y offset to the group's first
      * channel, cout / gcout its channels, yn / gn the tensors' channels). */
     int yn;
-    int gn; /* BI: grad_y rows per sample */
-    int xn; /* forward: x rows per sample (0: cin, run_rs sets it) */
+    int gn;   /* BI: grad_y rows per sample */
+    int xn;   /* forward: x rows per sample (0: cin, run_rs sets it) */
+    /* A group's view: the kernels instantiated with VIEW read yn / gn / xn; without it cout / gcout / cin as before the
+     * views, so that groups-1 layers keep their code (run 264: the strides read in every kernel made KernelBench 74
+     * TF32 0.706 ms against 0.667, the other layers within 1.3%). */
+    int view;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -147,7 +151,7 @@ __host__ __device__ constexpr int stage_bytes(int BR) { return (BR + kBQ) * kRow
  * order: row = output channel (R per block), column = output position (bq*ps per row), each row shifted
  * so that its 16-byte global chunks line up (row_shift). */
 __device__ __forceinline__ int row_shift(const WgArgs &a, int n, int co, int64_t obase, int VE) {
-    const int64_t e = ((int64_t)n * a.yn + co) * a.L_out + obase;
+    const int64_t e = ((int64_t)n * a.cout + co) * a.L_out + obase;
     return (int)(((e % VE) + VE) % VE);
 }
 
@@ -198,7 +202,7 @@ __device__ __forceinline__ void epi_store(const typename wg_type<TY>::T *tile, c
     const int rows = min(a.R, a.cout - co0);
     if (o_lo >= o_hi) return;
     for (int col = warp; col < rows; col += 8) {
-        const int64_t gb = ((int64_t)n * a.yn + co0 + col) * a.L_out;
+        const int64_t gb = ((int64_t)n * a.cout + co0 + col) * a.L_out;
         const int64_t start = gb + obase - row_shift(a, n, co0 + col, obase, VE); /* a multiple of VE: column 0 */
         const int64_t lo = gb + o_lo - start, hi = gb + o_hi - start;                /* valid columns [lo, hi) */
         const T *src = tile + col * pitch;
@@ -366,7 +370,7 @@ constexpr int kThreadsRS = 3 * 128;
 constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 136 of its 1024) */
 
 
-template <int TY, int BR, int MQ, bool BI, bool PAIRS>
+template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -398,19 +402,19 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         RowWin r;
         if constexpr (BI) {
             const int cf = c * kBK / a.gs;
-            r.row0 = (int64_t)n * a.gn + cf;
+            r.row0 = (int64_t)n * (VIEW ? a.gn : a.gcout) + cf;
             r.valid = a.gcout - cf;
             r.nrows = a.grpc;
             r.e0 = ((int64_t)q0 - a.hal + a.woff) * a.gs - a.gp - a.gsh;
             r.ebox = 128 * a.gs;
-            r.total = (int64_t)(a.N - 1) * a.gn + a.gcout; /* the rows of the (group's) view */
+            r.total = VIEW ? (int64_t)(a.N - 1) * a.gn + a.gcout : (int64_t)a.N * a.gcout; /* the rows of the view */
         } else {
-            r.row0 = (int64_t)n * a.xn + (int64_t)c * kBK;
+            r.row0 = (int64_t)n * (VIEW ? a.xn : a.cin) + (int64_t)c * kBK;
             r.valid = a.cin - c * kBK;
             r.nrows = kBK;
             r.e0 = (int64_t)q0 - a.hal;
             r.ebox = 128;
-            r.total = (int64_t)(a.N - 1) * a.xn + a.cin; /* the rows of the (group's) view */
+            r.total = VIEW ? (int64_t)(a.N - 1) * a.xn + a.cin : (int64_t)a.N * a.cin; /* the rows of the view */
         }
         return r;
     };
@@ -493,7 +497,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                         for (int rr = ptid >> 5; rr < NBOX * rpc; rr += 4) {
                             const int b = rr / rpc, row = rr - b * rpc, co = co_first + row;
                             const int64_t e0 = ((int64_t)q0 + 128 * b - a.hal + a.woff) * a.gs - a.gp - a.gsh;
-                            const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * a.gn + co) * a.gL;
+                            const T *grow = static_cast<const T *>(a.x) + ((int64_t)n * (VIEW ? a.gn : a.gcout) + co) * a.gL;
                             const uint32_t drow = st + XOFF + b * XB + row * a.xpitch;
                             for (int wd = lane; wd < wpr; wd += 32) {
                                 const int64_t e = e0 + wd * EW4;
@@ -515,7 +519,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     /* Warp pw of the producer stages rows pw, pw + 4, ... of the MQ boxes, lanes along each
                      * row in 8-byte words; zero outside the tensor (src-size 0). A word is wholly inside or
                      * outside a row: L and the window start are multiples of EW. */
-                    const T *xb = static_cast<const T *>(a.x) + ((int64_t)n * a.xn + (int64_t)c * kBK) * a.L;
+                    const T *xb = static_cast<const T *>(a.x) + ((int64_t)n * (VIEW ? a.xn : a.cin) + (int64_t)c * kBK) * a.L;
                     for (int rr = ptid >> 5; rr < NBOX * kBK; rr += 4) {
                         const int b = rr / kBK, row = rr - b * kBK; /* kBK: a power of two */
                         const bool rok = c * kBK + row < a.cin;
@@ -806,7 +810,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int co0 = rt * a.R, qw0 = q0 + (J ? 0 : wgp), RT = a.R * ps;
                 const uint32_t pmag = ps > 1 ? 0xffffffffu / (uint32_t)ps + 1 : 0; /* ceil(2^32 / ps) */
                 T *stg = reinterpret_cast<T *>(sm + a.stg_off) + (J ? 0 : wg * a.R * a.spitch);
-                const int64_t rb = ((int64_t)n * a.yn + co0) * a.L_out + (int64_t)qw0 * cm - a.p; /* (row 0, column 0) */
+                const int64_t rb = ((int64_t)n * (VIEW ? a.yn : a.cout) + co0) * a.L_out + (int64_t)qw0 * cm - a.p; /* (row 0, column 0) */
                 const int Lm = a.L_out & (VE - 1);
                 const int W = 64 * MQ * cm * (J ? 2 : 1); /* output columns of the staged rows */
                 auto stg_sync = [&]() {
@@ -897,7 +901,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * case is its own loop: tested inside the row loop, ptxas kept one predicate bit per row (run 54).
          * At 256 rows the test stays inside (as its own loop there, ptxas spilled 20 bytes). */
         if (BR <= 128 && fast) {
-            T *yb = y + (((int64_t)n * a.yn + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
+            T *yb = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
             if constexpr (PAIRS) {
                 if (((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & 3) == 0) { /* every row's pair 4-byte aligned */
 #pragma unroll
@@ -947,7 +951,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 const int o0 = ob + r;
-                T *yr = y + (((int64_t)n * a.yn + co) * a.L_out + o0);
+                T *yr = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co) * a.L_out + o0);
 #pragma unroll
                 for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
@@ -977,7 +981,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 const int o0 = ob + r; /* 32-bit output index: L_out < INT_MAX / 2 */
-                T *yr = y + (((int64_t)n * a.yn + co) * a.L_out + o0); /* the thread's first output of the row */
+                T *yr = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co) * a.L_out + o0); /* the thread's first output of the row */
                 if (BR > 128 && fast) {
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
@@ -1366,13 +1370,20 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
     return cudaGetLastError();
 }
 
+template <int TY, int BR, int MQ, bool BI, bool VIEW>
+cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
+                        cudaStream_t stream) {
+    if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
+        if (a.pairs)
+            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW>>(dim3(grid), kThreadsRS, smem, stream, tmx,
+                                                                                      tmw, a);
+    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false, VIEW>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+}
 template <int TY, int BR, int MQ, bool BI>
 cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                       cudaStream_t stream) {
-    if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
-        if (a.pairs)
-            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
-    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+    return a.view ? launch_rs_v<TY, BR, MQ, BI, true>(tmx, tmw, a, grid, smem, stream)
+                  : launch_rs_v<TY, BR, MQ, BI, false>(tmx, tmw, a, grid, smem, stream);
 }
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile
@@ -1850,7 +1861,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     a.L = L;
     /* One group's view (convt1d_fwd_wgmma, groups > 1): x rows xn apart per sample, read by TMA boxes (the map's
      * channel extent is the group's: zeros past it), not as grouped rows. */
-    const bool view = a.xn > 0 && a.xn != cin;
+    const bool view = a.view != 0;
     if (!a.xn) a.xn = cin;
     if (view && (a.xstage != XS_TMA || a.xg != 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t spread = (int64_t)(a.T - 1) * a.dj;
@@ -1887,7 +1898,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
-    int64_t o_lo = view || a.yn != a.cout ? -1 : rs_edge_drop(pr, a, MQ, q_max, &only_beside);
+    int64_t o_lo = view ? -1 : rs_edge_drop(pr, a, MQ, q_max, &only_beside);
     EdgeBeside eb; /* asked (capture state, side stream) only for a dropped tile */
     if (o_lo >= 0) {
         eb.on = edge_beside_wanted(stream);
@@ -2166,6 +2177,7 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.yn = a.cout;
     a.gn = 0;
     a.xn = 0;
+    a.view = 0;
     return a;
 }
 } // namespace
@@ -2217,6 +2229,7 @@ convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const
         return CONVT1D_ERROR_NOT_SUPPORTED;
     a.xn = (int)P.in_channels;
     a.yn = (int)P.out_channels;
+    a.view = 1;
     for (int g = 0; g < G; ++g) {
         WgArgs ag = a;
         ag.y = static_cast<char *>(y) + g * y_step;
@@ -2318,6 +2331,8 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.cout = cin_g;
     a.yn = (int)P.in_channels;
     a.gn = (int)P.out_channels;
+    a.xn = 0;
+    a.view = G > 1;
     a.L_out = (int)P.in_length;
     a.p = 0;
     a.ps = 1;
