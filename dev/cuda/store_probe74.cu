@@ -12,8 +12,11 @@
  *     one row each (bulk copy), or the 8 warps send the rows with 16-byte vector stores;
  *   - nbuf = 2: two staged buffers taken in turn (the copies of tile t drain during tile t + 1).
  * The 40 KB of resident weights are reserved (not used) so that the layouts are the ones that fit the kernel.
+ * Set 1 (run 256): the layouts above; set 2 (run 257): read-ahead depth, L2 eviction hints, tile order; set 3 (run
+ * 259): the same traffic from registers, no shared memory. What they found, and that the best layout (a ring of one
+ * tile in halves, 5% faster here) lost in the kernel (run 258): docs/design.md, Session 24.
  *
- *   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o /tmp/sp74 dev/cuda/store_probe74.cu && /tmp/sp74 */
+ *   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o /tmp/sp74 dev/cuda/store_probe74.cu && /tmp/sp74 [1|2|3] */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
