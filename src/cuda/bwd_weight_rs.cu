@@ -1,4 +1,5 @@
-/* Hopper grad_weight at strides 1..4 (groups == 1; fp16, bf16, fp32 as TF32): wgmma with grad_y in registers.
+/* Hopper grad_weight at strides 1..4 (fp16, bf16, fp32 as TF32; groups > 1 one launch per group on the group's views,
+ * rs_run_groups): wgmma with grad_y in registers.
  *
  *   grad_w[ci, co, k] = sum_n sum_l x[n, ci, l] * gy[n, co, l*s - p + k*d]
  *
@@ -65,13 +66,16 @@ struct RsBwArgs {
      * 0.917 / 1.698, bf16 0.541 / 0.837, hifigan_up4 bf16 0.509 / 0.823. */
     int gtma;
     int bar_off;
+    /* A group's view (groups > 1, Session 24: one launch per group, grad_y and x offset to the group's first channel):
+     * grad_y rows per sample, read only by the VIEW instantiations (the groups-1 kernels keep cout there). */
+    int gn;
 };
 
 /* Stage slot of the block's grad_y row co, and the row in slot r (RsBwArgs::xg). */
 __device__ __forceinline__ int rs_co_slot(int co, const RsBwArgs &a) { return ((co & (a.xg - 1)) << a.gl) + (co >> a.xgl); }
 __device__ __forceinline__ int rs_slot_co(int r, const RsBwArgs &a) { return ((r & ((1 << a.gl) - 1)) << a.xgl) + (r >> a.gl); }
 
-template <int TY, int BN, int NK>
+template <int TY, int BN, int NK, bool VIEW>
 __global__ void __launch_bounds__(kThreads, 1)
     bwd_weight_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmg, RsBwArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -138,7 +142,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                     mbar_expect_tx(bar, (uint32_t)a.xb * a.cps);
                     for (int c = 0; c < a.cps; ++c) tma_load_3d(st + c * a.xb, &tmx, bar, l0 + c * kBK, ci0, n);
                 }
-                const T *g0 = gy + ((int64_t)n * a.cout + co0) * a.L_out;
+                const T *g0 = gy + ((int64_t)n * (VIEW ? a.gn : a.cout) + co0) * a.L_out;
                 if (by_bulk(l0)) {
                     if constexpr (TMAG) {
                         /* One box per residue group m (rows co0 + m + xg*j), its expect_tx thread 0's arrival; the
@@ -227,7 +231,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int l0 = qc * kBK * a.cps;
         uint32_t o1 = gsh * (int)sizeof(T), o2 = o1; /* byte offsets of the window in rows r0, r0 + 8 */
         if (by_bulk(l0)) {
-            const int64_t e = ((n * a.cout + grow0) * a.L_out + (int64_t)l0 * a.s + e_off) * (int64_t)sizeof(T);
+            const int64_t e = ((n * (VIEW ? a.gn : a.cout) + grow0) * a.L_out + (int64_t)l0 * a.s + e_off) * (int64_t)sizeof(T);
             o1 = (uint32_t)((a.gy_addr + e) & 15);
             o2 = (uint32_t)((a.gy_addr + e + 8 * (int64_t)a.xg * a.L_out * (int64_t)sizeof(T)) & 15);
         }
@@ -328,8 +332,11 @@ __global__ void rs_bw_reduce_kernel(const float *ws, typename wg_type<TY>::T *gw
     }
 }
 
+/* view: pr is one group's problem (groups 1, C_in/groups and C_out/groups channels) and gy, x the group's views, whose
+ * rows per sample are gn (grad_y) and xn (x). */
 template <int TY, int BN, int NK>
-convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream, bool view,
+                      int gn, int xn) {
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
     const int es = (int)sizeof(T), kBK = kRow / es;
@@ -337,6 +344,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int K = (int)P.kernel_size, d = (int)P.dilation;
 
     RsBwArgs a;
+    a.gn = view ? gn : cout;
     a.gy = gy;
     a.cin = cin;
     a.cout = cout;
@@ -409,7 +417,8 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     memset(&tmg, 0, sizeof(tmg)); /* unused (never read) without gtma */
     if (a.gtma && a.cps >= 1 &&
         (a.pw * 4 / es > 256 ||
-         !make_group_map(&tmg, gy, es, a.L_out, cout, N, a.xg, (uint32_t)(a.pw * 4 / es), (uint32_t)(a.R / a.xg)))) {
+         !make_group_map(&tmg, gy, es, a.L_out, cout, N, a.xg, (uint32_t)(a.pw * 4 / es), (uint32_t)(a.R / a.xg),
+                         (int64_t)a.gn * a.L_out))) {
         a.gtma = 0; /* a box wider than TMA takes (256 elements), or no map: the bulk copies, planned for them */
         plan();
     }
@@ -425,15 +434,20 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int slots = a.splits * (a.R == 64 ? 2 : 1);
 
     CUtensorMap tmx;
-    if (!make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)N, kBK, BN, 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (!make_map(&tmx, x, es, (uint64_t)L, (uint64_t)cin, (uint64_t)N, kBK, BN, 1, 0, true, (uint64_t)(view ? xn : cin) * L))
+        return CONVT1D_ERROR_NOT_SUPPORTED;
     const size_t ws_bytes = (size_t)slots * K * cout * cin * sizeof(float);
     void *scratch = nullptr;
     cudaError_t e = cudaMallocAsync(&scratch, ws_bytes, stream);
     if (e != cudaSuccess)
         return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma stride-1 backward-weight: scratch: %s", cudaGetErrorString(e));
     a.ws = static_cast<float *>(scratch);
-    e = launch_big_smem<bwd_weight_rs_kernel<TY, BN, NK>>(dim3((unsigned)tiles, (unsigned)a.splits), kThreads, smem,
-                                                           stream, tmx, tmg, a);
+    if (view)
+        e = launch_big_smem<bwd_weight_rs_kernel<TY, BN, NK, true>>(dim3((unsigned)tiles, (unsigned)a.splits), kThreads, smem,
+                                                                     stream, tmx, tmg, a);
+    else
+        e = launch_big_smem<bwd_weight_rs_kernel<TY, BN, NK, false>>(dim3((unsigned)tiles, (unsigned)a.splits), kThreads, smem,
+                                                                      stream, tmx, tmg, a);
     if (e == cudaSuccess) {
         const int64_t total = (int64_t)cin * cout * K;
         const int blocks = (int)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
@@ -451,19 +465,48 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
  * then fenced each one (C7519). Up to 128 accumulator registers per thread: 64 input channels x 1..4
  * taps, or 32 x 5..8 (more taps: equal groups of 5..8, the last one's excess computed and dropped). */
 template <int TY>
-convt1d_status rs_run_tile(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+convt1d_status rs_run_tile(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream,
+                           bool view = false, int gn = 0, int xn = 0) {
     const int K = (int)pr.p.kernel_size;
     const int nk = K <= 8 ? K : (K + (K + 7) / 8 - 1) / ((K + 7) / 8);
     switch (nk) {
-    case 1: return rs_run<TY, 64, 1>(pr, gy, x, gw, stream);
-    case 2: return rs_run<TY, 64, 2>(pr, gy, x, gw, stream);
-    case 3: return rs_run<TY, 64, 3>(pr, gy, x, gw, stream);
-    case 4: return rs_run<TY, 64, 4>(pr, gy, x, gw, stream);
-    case 5: return rs_run<TY, 32, 5>(pr, gy, x, gw, stream);
-    case 6: return rs_run<TY, 32, 6>(pr, gy, x, gw, stream);
-    case 7: return rs_run<TY, 32, 7>(pr, gy, x, gw, stream);
-    default: return rs_run<TY, 32, 8>(pr, gy, x, gw, stream);
+    case 1: return rs_run<TY, 64, 1>(pr, gy, x, gw, stream, view, gn, xn);
+    case 2: return rs_run<TY, 64, 2>(pr, gy, x, gw, stream, view, gn, xn);
+    case 3: return rs_run<TY, 64, 3>(pr, gy, x, gw, stream, view, gn, xn);
+    case 4: return rs_run<TY, 64, 4>(pr, gy, x, gw, stream, view, gn, xn);
+    case 5: return rs_run<TY, 32, 5>(pr, gy, x, gw, stream, view, gn, xn);
+    case 6: return rs_run<TY, 32, 6>(pr, gy, x, gw, stream, view, gn, xn);
+    case 7: return rs_run<TY, 32, 7>(pr, gy, x, gw, stream, view, gn, xn);
+    default: return rs_run<TY, 32, 8>(pr, gy, x, gw, stream, view, gn, xn);
     }
+}
+
+/* Grouped layers (Session 24): the kernel once per group, on the group's views of grad_y and x (their first channel;
+ * the whole tensors' rows per sample) into the group's slice of grad_w, as a groups-1 problem of C_in/groups and
+ * C_out/groups channels. Where every view is aligned as the whole tensors are (every launch then makes the same
+ * choices). */
+template <int TY>
+convt1d_status rs_run_groups(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
+    const convt1d_params &P = pr.p;
+    const int64_t es = TY == WG_TF32 ? 4 : 2, G = P.groups, cin_g = pr.cin_g, cout_g = pr.cout_g;
+    const int64_t gy_step = cout_g * pr.out_length * es, x_step = cin_g * P.in_length * es,
+                  w_step = cin_g * cout_g * P.kernel_size * es;
+    if (gy_step % 16 || x_step % 16 || w_step % 16) return CONVT1D_ERROR_NOT_SUPPORTED;
+    convt1d_problem pg = pr;
+    pg.p.in_channels = cin_g;
+    pg.p.out_channels = cout_g;
+    pg.p.groups = 1;
+    pg.cin_g = cin_g;
+    pg.cout_g = cout_g;
+    for (int64_t g = 0; g < G; ++g) {
+        const convt1d_status st =
+            rs_run_tile<TY>(pg, static_cast<const char *>(gy) + g * gy_step, static_cast<const char *>(x) + g * x_step,
+                            static_cast<char *>(gw) + g * w_step, stream, true, (int)P.out_channels, (int)P.in_channels);
+        if (st == CONVT1D_ERROR_NOT_SUPPORTED && g > 0) /* cannot happen: every view is alike */
+            return convt1d_fail(CONVT1D_ERROR_INTERNAL, "wgmma grad_weight: group %d declined after group 0 ran", (int)g);
+        if (st != CONVT1D_SUCCESS) return st;
+    }
+    return CONVT1D_SUCCESS;
 }
 
 }  // namespace
@@ -483,7 +526,10 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
      * Larger strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
     const char *sv = getenv("CONVT1D_WGMMA_BW_RS_STRIDED");
     const int max_stride = sv && sv[0] == '0' ? 1 : 4;
-    if (P.groups != 1 || P.stride > max_stride || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
+    /* Groups: up to 8 of 32+ channels each by default (CONVT1D_WGMMA_BW_RS=1: any); grouped_g4 bf16, run 266. */
+    const bool grouped = P.groups > 1;
+    if (grouped && env < 0 && (P.groups > 8 || pr.cin_g < 32 || pr.cout_g < 32)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (P.stride > max_stride || P.batch == 0 || P.batch > 65535) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (P.in_length >= INT_MAX / 2 || pr.out_length >= INT_MAX / 2 || P.in_channels > 65535 ||
         P.out_channels > 65535 || P.kernel_size > 4096 || P.dilation > kMaxHalo || P.padding > INT_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -492,12 +538,19 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
     if ((P.in_length * es) % 16 != 0 || ((uintptr_t)x & 15) != 0 || ((uintptr_t)grad_y & 3) != 0)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     if (es == 2 && (pr.out_length & 1)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (convt1d_sm_major() != 9 || !sm90a_built<bwd_weight_rs_kernel<WG_BF16, 64, 3>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (convt1d_sm_major() != 9 || !sm90a_built<bwd_weight_rs_kernel<WG_BF16, 64, 3, false>>()) return CONVT1D_ERROR_NOT_SUPPORTED;
     /* Where it pays: both GEMM sides at least a warpgroup tile's worth; strided TF32 with a full 64-row tile
      * (run 80, ms, vs the kernels it replaces: KernelBench 79 0.86 vs 1.13, hifigan_up3 1.71 vs 1.91, but
      * hifigan_up4, C_out 32, 1.66 vs 1.27; in 16-bit it wins there too: 0.82 vs 1.18). */
-    if (env < 0 && (P.in_channels < 16 || P.out_channels < 16)) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (env < 0 && P.stride > 1 && ty == WG_TF32 && P.out_channels < 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env < 0 && (pr.cin_g < 16 || pr.cout_g < 16)) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (env < 0 && P.stride > 1 && ty == WG_TF32 && pr.cout_g < 64) return CONVT1D_ERROR_NOT_SUPPORTED;
+    if (grouped) {
+        switch (ty) {
+        case WG_F16: return rs_run_groups<WG_F16>(pr, grad_y, x, grad_w, stream);
+        case WG_BF16: return rs_run_groups<WG_BF16>(pr, grad_y, x, grad_w, stream);
+        default: return rs_run_groups<WG_TF32>(pr, grad_y, x, grad_w, stream);
+        }
+    }
     switch (ty) {
     case WG_F16: return rs_run_tile<WG_F16>(pr, grad_y, x, grad_w, stream);
     case WG_BF16: return rs_run_tile<WG_BF16>(pr, grad_y, x, grad_w, stream);

@@ -594,6 +594,44 @@ RS_BW = [c for c in SHAPES if c["stride"] <= 4] + [
 ]
 
 
+# Grouped grad_weight on the register-A kernel (Session 24): one launch per group on the group's views of grad_y and x
+# into the group's slice of grad_w, where every view is aligned as the whole tensors are and the layer is one it takes
+# at groups 1 (stride <= 4, x rows a 16-byte multiple, 16-bit grad_y rows of even length). Groups of 32 channels at
+# stride 2, uneven output channels per group at stride 1, eight groups at stride 3 (odd grad_y rows: 16-bit falls back).
+GROUPED_BW = [
+    dict(shape("g4_s2", 4, 128, 128, 4, 2048, stride=2, padding=1), groups=4),
+    dict(shape("g2_s1_uneven", 2, 64, 96, 3, 4096, padding=1), groups=2),
+    dict(shape("g8_s3_odd_grad_y", 2, 256, 256, 6, 1000, stride=3, padding=1), groups=8),
+    dict(shape("grouped_g4_b16", 16, 256, 256, 4, 4096, stride=2, padding=1), groups=4),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["forced", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", GROUPED_BW, ids=[c["name"] for c in GROUPED_BW])
+def test_wgmma_grad_weight_rs_grouped(c, dtype, tol, tf32, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick == "forced":
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("gw", grad_weight(c, x, w, b, gy)))
+    assert out["gw"].dtype == dtype and torch.isfinite(out["gw"]).all()
+    assert rel_err(out["gw"], gw64) <= tol
+    G, es, lo = c["groups"], x.element_size(), out_len(c)
+    cin_g, cout_g = c["Cin"] // G, c["Cout"] // G
+    takes = tf32 or dtype != torch.float32  # strict fp32 is not this kernel's
+    takes = takes and all(v % 16 == 0 for v in (cout_g * lo * es, cin_g * c["L"] * es, cin_g * cout_g * c["K"] * es,
+                                                c["L"] * es)) and not (es == 2 and lo % 2)
+    launches = sum("bwd_weight_rs_kernel" in n for n in names)
+    if pick == "forced":
+        assert launches == (G if takes else 0), names
+    elif c["name"] == "grouped_g4_b16":
+        assert launches == (G if takes else 0), names
+
+
 # noperm: grad_y rows staged in order (CONVT1D_WGMMA_BW_RS_PERM=0), not grouped by residue: kb64_like (2050: fp32
 # residues in pairs, 16-bit in fours), s1_cout_100 (rows past C_out in the block), s1_odd_grad_y (fp32 fours).
 # Interior chunks' grad_y windows come by TMA boxes over residue groups (Session 18); notma: by one bulk copy per
