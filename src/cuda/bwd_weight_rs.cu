@@ -492,12 +492,7 @@ convt1d_status rs_run_groups(const convt1d_problem &pr, const void *gy, const vo
     const int64_t gy_step = cout_g * pr.out_length * es, x_step = cin_g * P.in_length * es,
                   w_step = cin_g * cout_g * P.kernel_size * es;
     if (gy_step % 16 || x_step % 16 || w_step % 16) return CONVT1D_ERROR_NOT_SUPPORTED;
-    convt1d_problem pg = pr;
-    pg.p.in_channels = cin_g;
-    pg.p.out_channels = cout_g;
-    pg.p.groups = 1;
-    pg.cin_g = cin_g;
-    pg.cout_g = cout_g;
+    const convt1d_problem pg = one_group(pr);
     for (int64_t g = 0; g < G; ++g) {
         const convt1d_status st =
             rs_run_tile<TY>(pg, static_cast<const char *>(gy) + g * gy_step, static_cast<const char *>(x) + g * x_step,

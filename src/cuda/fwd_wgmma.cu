@@ -2208,12 +2208,7 @@ convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const
     const convt1d_params &P = pr.p;
     if (env == 0 || rs_env == 0 || pr.w_adjoint) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int G = (int)P.groups, cin_g = (int)pr.cin_g, cout_g = (int)pr.cout_g, K = (int)P.kernel_size;
-    convt1d_problem pg = pr;
-    pg.p.in_channels = cin_g;
-    pg.p.out_channels = cout_g;
-    pg.p.groups = 1;
-    pg.cin_g = cin_g;
-    pg.cout_g = cout_g;
+    const convt1d_problem pg = one_group(pr);
     const int ty = fwd_kind(pg);
     if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     WgArgs a = fwd_args(pg, bias, y);

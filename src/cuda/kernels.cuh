@@ -18,6 +18,16 @@ struct convt1d_problem {
     bool w_adjoint = false;
 };
 
+/* One group of a grouped problem as a groups-1 problem of C_in/groups and C_out/groups channels: the grouped register-A
+ * paths (fwd_wgmma.cu, bwd_weight_rs.cu) run it once per group on the group's views of the tensors. */
+inline convt1d_problem one_group(const convt1d_problem &pr) {
+    convt1d_problem pg = pr;
+    pg.p.in_channels = pr.cin_g;
+    pg.p.out_channels = pr.cout_g;
+    pg.p.groups = 1;
+    return pg;
+}
+
 /* Tensor-core forward (fwd_tc.cu). Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error,
  * when it has no kernel for this problem; api.cu then falls back to the direct kernel. */
 convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const void *w, const void *bias,

@@ -398,6 +398,21 @@ def test_wgmma_rs_grad_input_strided_taken(c, dtype, tol, tf32, monkeypatch):
     assert rel_err(gx, gx64) <= tol
 
 
+def group_views_aligned(c, es, extra=()):
+    """Whether every group's view of the grouped layer c (its x, y and weight slices) starts 16-byte aligned where the
+    whole tensors do, and the extra byte counts are 16-byte multiples too: where the grouped register-A paths run."""
+    G = c["groups"]
+    cin_g, cout_g = c["Cin"] // G, c["Cout"] // G
+    return all(v % 16 == 0 for v in (cout_g * out_len(c) * es, cin_g * c["L"] * es, cin_g * cout_g * c["K"] * es, *extra))
+
+
+def check_group_launches(names, kernel, c, pick, taken):
+    """One launch of kernel per group where the grouped path is taken, none where it is not: forced, and by the heuristic
+    on grouped_g4_b16 (the suite's grouped_g4 at half the batch: enough tiles per group)."""
+    if pick == "forced" or c["name"] == "grouped_g4_b16":
+        assert sum(kernel in n for n in names) == (c["groups"] if taken else 0), names
+
+
 # Grouped strided grad_input (Session 24): the register-A kernel once per group, on the group's view of grad_y, w and
 # grad_x, where every view is 16-byte aligned as the whole tensors are (else the mma.sync kernel, as before): groups
 # of 32 channels, uneven C_in / C_out per group, stride 5 with output padding, phases without taps (s = d = 2) and
@@ -438,14 +453,7 @@ def test_wgmma_rs_grad_input_grouped(c, dtype, tol, tf32, pick, monkeypatch):
     (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
     assert out["gx"].dtype == dtype and torch.isfinite(out["gx"]).all()
     assert rel_err(out["gx"], gx64) <= tol
-    G, es = c["groups"], x.element_size()
-    cin_g, cout_g = c["Cin"] // G, c["Cout"] // G
-    aligned = all(v % 16 == 0 for v in (cout_g * y.shape[-1] * es, cin_g * c["L"] * es, cin_g * cout_g * c["K"] * es))
-    launches = sum("fwd_wgmma_rs_kernel" in n for n in names)
-    if pick == "forced":
-        assert launches == (G if aligned else 0), names
-    elif c["name"] == "grouped_g4_b16":  # the suite's grouped_g4 at half the batch: enough tiles per group
-        assert launches == G, names
+    check_group_launches(names, "fwd_wgmma_rs_kernel", c, pick, group_views_aligned(c, x.element_size()))
 
 
 # Grouped forward (Session 24): the register-A kernel once per group on the group's view of x, w, bias and y, where
@@ -475,16 +483,12 @@ def test_wgmma_rs_forward_grouped(c, dtype, tol, tf32, pick, monkeypatch):
     y64 = ref(x.double(), w.double(), None if b is None else b.double(), c)
     assert out["y"].dtype == dtype and torch.isfinite(out["y"]).all()
     assert rel_err(out["y"], y64) <= tol
-    G, es = c["groups"], x.element_size()
-    cin_g, cout_g = c["Cin"] // G, c["Cout"] // G
-    aligned = all(v % 16 == 0 for v in (c["L"] * es, cout_g * out_len(c) * es, cin_g * c["L"] * es,
-                                        cin_g * cout_g * c["K"] * es))
-    macs = c["N"] * c["L"] * cin_g * cout_g * G * c["K"]
-    launches = sum("fwd_wgmma_rs_kernel" in n for n in names)
-    if pick == "forced":
-        assert launches == (G if aligned and macs >= 1 << 25 else 0), names
-    elif c["name"] == "grouped_g4_b16":  # not in TF32, where the mma.sync kernel wins (run 262)
-        assert launches == (0 if dtype == torch.float32 and tf32 else G), names
+    es, macs = x.element_size(), c["N"] * c["L"] * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"]
+    if pick == "forced":  # x by TMA boxes: rows a 16-byte multiple
+        taken = group_views_aligned(c, es, (c["L"] * es,)) and macs >= 1 << 25
+    else:  # not in TF32, where the mma.sync kernel wins (run 262)
+        taken = not (dtype == torch.float32 and tf32)
+    check_group_launches(names, "fwd_wgmma_rs_kernel", c, pick, taken)
 
 
 def grad_weight(c, x, w, b, gy):
@@ -620,16 +624,10 @@ def test_wgmma_grad_weight_rs_grouped(c, dtype, tol, tf32, pick, monkeypatch):
     names = kernels_run(lambda: out.setdefault("gw", grad_weight(c, x, w, b, gy)))
     assert out["gw"].dtype == dtype and torch.isfinite(out["gw"]).all()
     assert rel_err(out["gw"], gw64) <= tol
-    G, es, lo = c["groups"], x.element_size(), out_len(c)
-    cin_g, cout_g = c["Cin"] // G, c["Cout"] // G
-    takes = tf32 or dtype != torch.float32  # strict fp32 is not this kernel's
-    takes = takes and all(v % 16 == 0 for v in (cout_g * lo * es, cin_g * c["L"] * es, cin_g * cout_g * c["K"] * es,
-                                                c["L"] * es)) and not (es == 2 and lo % 2)
-    launches = sum("bwd_weight_rs_kernel" in n for n in names)
-    if pick == "forced":
-        assert launches == (G if takes else 0), names
-    elif c["name"] == "grouped_g4_b16":
-        assert launches == (G if takes else 0), names
+    es = x.element_size()
+    taken = (tf32 or dtype != torch.float32) and group_views_aligned(c, es, (c["L"] * es,)) and \
+        not (es == 2 and out_len(c) % 2)  # strict fp32 is not this kernel's; 16-bit grad_y rows of even length
+    check_group_launches(names, "bwd_weight_rs_kernel", c, pick, taken)
 
 
 # noperm: grad_y rows staged in order (CONVT1D_WGMMA_BW_RS_PERM=0), not grouped by residue: kb64_like (2050: fp32
