@@ -196,28 +196,35 @@ __global__ void __launch_bounds__(256) regs_probe(const float *__restrict__ x, f
     }
 }
 
-template <int BQ> static double run_regs(const char *name, float *y, const float *x, int per_sm) {
-    const int tiles_per_n = (LOUT + BQ - 1) / BQ, tiles = N * tiles_per_n;
-    int sms;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    const int grid = per_sm ? std::min(tiles, sms * per_sm) : tiles;
+/* Median ms of 40 timed calls of launch() after 3 untimed ones (CUDA events around each). */
+template <class Launch> static double median_ms(Launch launch) {
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
-    for (int i = 0; i < 3; ++i) regs_probe<BQ><<<grid, 256>>>(x, y, tiles_per_n, tiles, per_sm != 0);
+    for (int i = 0; i < 3; ++i) launch();
     CK(cudaGetLastError());
     std::vector<float> ts;
     for (int i = 0; i < 40; ++i) {
         CK(cudaEventRecord(e0));
-        regs_probe<BQ><<<grid, 256>>>(x, y, tiles_per_n, tiles, per_sm != 0);
+        launch();
         CK(cudaEventRecord(e1));
         CK(cudaEventSynchronize(e1));
         float ms;
         CK(cudaEventElapsedTime(&ms, e0, e1));
         ts.push_back(ms);
     }
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
     std::sort(ts.begin(), ts.end());
-    const double ms = ts[ts.size() / 2];
+    return ts[ts.size() / 2];
+}
+
+template <int BQ> static double run_regs(const char *name, float *y, const float *x, int per_sm) {
+    const int tiles_per_n = (LOUT + BQ - 1) / BQ, tiles = N * tiles_per_n;
+    int sms;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int grid = per_sm ? std::min(tiles, sms * per_sm) : tiles;
+    const double ms = median_ms([&] { regs_probe<BQ><<<grid, 256>>>(x, y, tiles_per_n, tiles, per_sm != 0); });
     const double bytes = (double)N * C * LOUT * 4 + (double)N * CIN * LIN * 4;
     printf("%-52s bq %4d per SM %d  %7.4f ms  %5.2f TB/s\n", name, BQ, per_sm, ms, bytes / ms / 1e9);
     fflush(stdout);
@@ -246,23 +253,7 @@ static double run(const char *name, float *y, const float *x, int bq, int stages
     int sms;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const int grid = std::min(a.tiles, sms);
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    for (int i = 0; i < 3; ++i) probe<<<grid, NTH, smem>>>(a);
-    CK(cudaGetLastError());
-    std::vector<float> ts;
-    for (int i = 0; i < 40; ++i) {
-        CK(cudaEventRecord(e0));
-        probe<<<grid, NTH, smem>>>(a);
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        ts.push_back(ms);
-    }
-    std::sort(ts.begin(), ts.end());
-    const double ms = ts[ts.size() / 2];
+    const double ms = median_ms([&] { probe<<<grid, NTH, smem>>>(a); });
     const double bytes = (double)N * C * LOUT * 4 + (double)N * CIN * LIN * 4;
     printf("%-52s bq %3d st %d/%d buf %d spin %5d h %d%d o %d  %7.4f ms  %5.2f TB/s\n", name, bq, stages, split, nbuf, spin,
            hx, hy, order, ms, bytes / ms / 1e9);
@@ -284,22 +275,9 @@ int main(int argc, char **argv) {
     CK(cudaMemset(y, 0, ybytes));
     {   /* the device-to-device copy of the same number of bytes (read + write counted) */
         const size_t half = (ybytes + xbytes) / 2 / 16 * 16;
-        cudaEvent_t e0, e1;
-        CK(cudaEventCreate(&e0));
-        CK(cudaEventCreate(&e1));
-        std::vector<float> t;
-        for (int i = 0; i < 33; ++i) {
-            CK(cudaEventRecord(e0));
-            CK(cudaMemcpyAsync(cp, cp + half / 4, half, cudaMemcpyDeviceToDevice));
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            float ms;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            if (i >= 3) t.push_back(ms);
-        }
-        std::sort(t.begin(), t.end());
-        printf("%-52s %7.4f ms  %5.2f TB/s (0.60 ms = 3.5x needs %.0f%%)\n", "device-to-device copy (same bytes)", t[15],
-               2.0 * half / t[15] / 1e9, 100.0 * t[15] / 0.60);
+        const double t = median_ms([&] { CK(cudaMemcpyAsync(cp, cp + half / 4, half, cudaMemcpyDeviceToDevice)); });
+        printf("%-52s %7.4f ms  %5.2f TB/s (0.60 ms = 3.5x needs %.0f%%)\n", "device-to-device copy (same bytes)", t,
+               2.0 * half / t / 1e9, 100.0 * t / 0.60);
     }
     const int S = 2600; /* ~1.45 us at 1.755 GHz: the MMAs of one 256-position tile */
     if (set == 3) {

@@ -487,21 +487,14 @@ convt1d_status rs_run_tile(const convt1d_problem &pr, const void *gy, const void
  * choices). */
 template <int TY>
 convt1d_status rs_run_groups(const convt1d_problem &pr, const void *gy, const void *x, void *gw, cudaStream_t stream) {
-    const convt1d_params &P = pr.p;
-    const int64_t es = TY == WG_TF32 ? 4 : 2, G = P.groups, cin_g = pr.cin_g, cout_g = pr.cout_g;
-    const int64_t gy_step = cout_g * pr.out_length * es, x_step = cin_g * P.in_length * es,
-                  w_step = cin_g * cout_g * P.kernel_size * es;
-    if (gy_step % 16 || x_step % 16 || w_step % 16) return CONVT1D_ERROR_NOT_SUPPORTED;
+    const GroupSteps step = group_steps(pr, TY == WG_TF32 ? 4 : 2);
+    if (!step.aligned()) return CONVT1D_ERROR_NOT_SUPPORTED;
     const convt1d_problem pg = one_group(pr);
-    for (int64_t g = 0; g < G; ++g) {
-        const convt1d_status st =
-            rs_run_tile<TY>(pg, static_cast<const char *>(gy) + g * gy_step, static_cast<const char *>(x) + g * x_step,
-                            static_cast<char *>(gw) + g * w_step, stream, true, (int)P.out_channels, (int)P.in_channels);
-        if (st == CONVT1D_ERROR_NOT_SUPPORTED && g > 0) /* cannot happen: every view is alike */
-            return convt1d_fail(CONVT1D_ERROR_INTERNAL, "wgmma grad_weight: group %d declined after group 0 ran", (int)g);
-        if (st != CONVT1D_SUCCESS) return st;
-    }
-    return CONVT1D_SUCCESS;
+    return for_each_group(pr, "wgmma grad_weight", [&](int64_t g) {
+        return rs_run_tile<TY>(pg, static_cast<const char *>(gy) + g * step.y, static_cast<const char *>(x) + g * step.x,
+                               static_cast<char *>(gw) + g * step.w, stream, true, (int)pr.p.out_channels,
+                               (int)pr.p.in_channels);
+    });
 }
 
 }  // namespace

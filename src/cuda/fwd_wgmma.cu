@@ -123,8 +123,8 @@ struct WgArgs {
      * piece each. 0: each warpgroup stages and sends its own 64*MQ positions. */
     int joint;
     /* Rows per sample of y (of the whole tensor): cout except in one group's view of a grouped layer (Session 24:
-     * the register-A grad_input of groups > 1 runs one launch per group, y and grad_y offset to the group's first
-     * channel, cout / gcout its channels, yn / gn the tensors' channels). */
+     * the register-A forward and grad_input of groups > 1 run one launch per group, x / y / grad_y offset to the
+     * group's first channel, cin / cout / gcout its channels, xn / yn / gn the tensors' channels). */
     int yn;
     int gn;   /* BI: grad_y rows per sample */
     int xn;   /* forward: x rows per sample (0: cin, run_rs sets it) */
@@ -2215,27 +2215,20 @@ convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const
     fwd_taps(P, a);
     if (a.T > 4096) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int64_t es = ty >= WG_TF32 ? 4 : 2;
-    const int64_t x_step = (int64_t)cin_g * P.in_length * es, y_step = (int64_t)cout_g * pr.out_length * es,
-                  w_step = (int64_t)cin_g * cout_g * K * es, b_step = (int64_t)cout_g * es;
+    const GroupSteps step = group_steps(pr, es);
     const bool wide = G <= 8 && cin_g >= 32 && cout_g >= 32;
-    if (!(rs_env == 1 || (env < 0 && wide && ty != WG_TF32 && rs_pays(ty, pg.p, a, (int64_t)cin_g * a.T))) || x_step % 16 ||
-        y_step % 16 ||
-        w_step % 16)
+    if (!(rs_env == 1 || (env < 0 && wide && ty != WG_TF32 && rs_pays(ty, pg.p, a, (int64_t)cin_g * a.T))) || !step.aligned())
         return CONVT1D_ERROR_NOT_SUPPORTED;
     a.xn = (int)P.in_channels;
     a.yn = (int)P.out_channels;
     a.view = 1;
-    for (int g = 0; g < G; ++g) {
+    return for_each_group(pr, "wgmma forward", [&](int64_t g) {
         WgArgs ag = a;
-        ag.y = static_cast<char *>(y) + g * y_step;
-        ag.bias = bias ? static_cast<const char *>(bias) + g * b_step : nullptr;
-        const convt1d_status st = dispatch_rs(ty, pg, static_cast<const char *>(x) + g * x_step,
-                                              static_cast<const char *>(w) + g * w_step, ag, K, (int)P.dilation, stream);
-        if (st == CONVT1D_ERROR_NOT_SUPPORTED && g > 0) /* cannot happen: every view is alike */
-            return convt1d_fail(CONVT1D_ERROR_INTERNAL, "wgmma forward: group %d declined after group 0 ran", g);
-        if (st != CONVT1D_SUCCESS) return st;
-    }
-    return CONVT1D_SUCCESS;
+        ag.y = static_cast<char *>(y) + g * step.y;
+        ag.bias = bias ? static_cast<const char *>(bias) + g * cout_g * es : nullptr;
+        return dispatch_rs(ty, pg, static_cast<const char *>(x) + g * step.x, static_cast<const char *>(w) + g * step.w, ag,
+                           K, (int)P.dilation, stream);
+    });
 }
 } // namespace
 
@@ -2349,22 +2342,15 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
          * tensors are, so that every launch makes the same choices; a few wide groups (the SS path's planes are made
          * for the whole tensor: it declines them). Run 260: grouped_g4 bf16 grad_input 1.69 ms on the mma.sync kernel,
          * cuDNN 1.00. */
-        const int64_t es = ty >= WG_TF32 ? 4 : 2;
-        const int64_t gy_step = (int64_t)cout_g * pr.out_length * es, gx_step = (int64_t)cin_g * P.in_length * es,
-                      w_step = (int64_t)cin_g * cout_g * K * es;
+        const GroupSteps step = group_steps(pr, ty >= WG_TF32 ? 4 : 2); /* x: grad_x, y: grad_y */
         const bool wide = G <= 8 && cin_g >= 32 && cout_g >= 32;
-        if (!rs_wanted || (rs_env != 1 && !wide) || gy_step % 16 || gx_step % 16 || w_step % 16)
-            return CONVT1D_ERROR_NOT_SUPPORTED;
-        for (int g = 0; g < G; ++g) {
+        if (!rs_wanted || (rs_env != 1 && !wide) || !step.aligned()) return CONVT1D_ERROR_NOT_SUPPORTED;
+        return for_each_group(pr, "wgmma grad_input", [&](int64_t g) {
             WgArgs ag = a;
-            ag.y = static_cast<char *>(grad_x) + g * gx_step;
-            const convt1d_status st = dispatch_rs(ty, pr, static_cast<const char *>(grad_y) + g * gy_step,
-                                                  static_cast<const char *>(w) + g * w_step, ag, K, d, stream, &bi_rs);
-            if (st == CONVT1D_ERROR_NOT_SUPPORTED && g > 0) /* cannot happen: every view is alike */
-                return convt1d_fail(CONVT1D_ERROR_INTERNAL, "wgmma grad_input: group %d declined after group 0 ran", g);
-            if (st != CONVT1D_SUCCESS) return st;
-        }
-        return CONVT1D_SUCCESS;
+            ag.y = static_cast<char *>(grad_x) + g * step.x;
+            return dispatch_rs(ty, pr, static_cast<const char *>(grad_y) + g * step.y, static_cast<const char *>(w) + g * step.w,
+                               ag, K, d, stream, &bi_rs);
+        });
     }
     if (rs_wanted) { /* grad_y read in place */
         const convt1d_status st = dispatch_rs(ty, pr, grad_y, w, a, K, d, stream, &bi_rs);

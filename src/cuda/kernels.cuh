@@ -28,6 +28,30 @@ inline convt1d_problem one_group(const convt1d_problem &pr) {
     return pg;
 }
 
+/* Bytes from one group's view of x (grad_x), y (grad_y) and w to the next group's, for elements of es bytes. The grouped
+ * paths run only where all three are 16-byte multiples: every view is then aligned as the whole tensors are, so every
+ * group's launch makes the same choices. */
+struct GroupSteps {
+    int64_t x, y, w;
+    bool aligned() const { return x % 16 == 0 && y % 16 == 0 && w % 16 == 0; }
+};
+inline GroupSteps group_steps(const convt1d_problem &pr, int64_t es) {
+    return {pr.cin_g * pr.p.in_length * es, pr.cout_g * pr.out_length * es, pr.cin_g * pr.cout_g * pr.p.kernel_size * es};
+}
+
+/* launch(g) for every group g in order. Every view is alike (group_steps' aligned()), so a group declining after group 0
+ * ran cannot happen; it is reported as an internal error, not passed on as NOT_SUPPORTED (the output half written). */
+template <class Launch>
+convt1d_status for_each_group(const convt1d_problem &pr, const char *what, Launch launch) {
+    for (int64_t g = 0; g < pr.p.groups; ++g) {
+        const convt1d_status st = launch(g);
+        if (st == CONVT1D_ERROR_NOT_SUPPORTED && g > 0)
+            return convt1d_fail(CONVT1D_ERROR_INTERNAL, "%s: group %d declined after group 0 ran", what, (int)g);
+        if (st != CONVT1D_SUCCESS) return st;
+    }
+    return CONVT1D_SUCCESS;
+}
+
 /* Tensor-core forward (fwd_tc.cu). Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error,
  * when it has no kernel for this problem; api.cu then falls back to the direct kernel. */
 convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
