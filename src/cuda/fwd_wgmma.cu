@@ -132,9 +132,6 @@ struct WgArgs {
      * views, so that groups-1 layers keep their code (run 264: the strides read in every kernel made KernelBench 74
      * TF32 0.706 ms against 0.667, the other layers within 1.3%). */
     int view;
-    /* Register-A forward, TMA input: the producer also brings the input boxes of the stage l2pf stages ahead into L2
-     * (0: not), so that its own loads find them there (CONVT1D_WGMMA_RS_L2PF, experiment). */
-    int l2pf;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -373,7 +370,7 @@ constexpr int kThreadsRS = 3 * 128;
 constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 136 of its 1024) */
 
 
-template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, int KR = kRow>
+template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -386,11 +383,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * and its two outputs per row go out in one 32-bit store (whole 32-byte sectors per row and instruction). */
     static_assert(!PAIRS || (HALF && !BI), "position pairs: 16-bit forward only");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
-    /* KR: bytes per chunk row, kRow, or 64 (half rows: chunks of half the channels, 64-byte swizzle) where only
-     * half-size stages leave room for the staged tile (rs_half_rows). */
-    static_assert(KR == kRow || (KR == 64 && TY == WG_TF32 && !BI && !VIEW), "half rows: the TF32 forward only");
-    constexpr int kBK = KR / (int)sizeof(T); /* channels per chunk */
-    constexpr int KSC = KR / 32;             /* k-steps per chunk (32 bytes of channels each) */
+    constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
      * box each, so that one's epilogue overlaps the other's MMAs; else both share a tile of 128*MQ. */
     const bool PP = MQ == 2 && a.pp;
@@ -398,7 +391,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
-    const int WB = a.T * BR * KR;                /* one half of the weights of a stage */
+    const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
     const int CW = WB * (X3 ? 2 : 1);            /* the weights of one chunk */
     const int XOFF = a.wres ? 0 : CW;            /* the input boxes follow the weights in a stage */
     const int XB = ((BI ? a.grpc : kBK) * a.xpitch + 15) & ~15; /* one input box */
@@ -469,11 +462,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
-                int pf_q = 0, pf_n = -1; /* l2pf: the block's next tile (n < 0: none) */
-                if (!BI && a.l2pf > 0 && tl + gridDim.x < tiles) {
-                    const int64_t rest2 = (tl + gridDim.x) / r_tiles;
-                    pf_q = a.qa + (int)(rest2 % q_tiles) * BQ, pf_n = (int)(rest2 / q_tiles);
-                }
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
@@ -494,15 +482,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             for (int m = 0; m < xg; ++m)
                                 tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
                                             q0 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
-                        if (!BI && a.l2pf > 0) { /* the boxes of stage it + l2pf (l2pf <= nchunk), into L2 */
-                            const int cc = c + a.l2pf;
-                            const bool nx = cc >= a.nchunk;
-                            if (!nx || pf_n >= 0)
-                                for (int b = 0; b < NBOX; ++b)
-                                    for (int m = 0; m < xg; ++m)
-                                        tma_prefetch_l2_3d(&tmx, (nx ? pf_q : q0) + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)),
-                                                           (nx ? cc - a.nchunk : cc) * gr, nx ? pf_n : n);
-                        }
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
@@ -600,9 +579,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int hop = (HALF ? 8 : 4) * rowb; /* to the fragment's second channel row (pair) */
     /* Byte offset of k-step kk's channel rows in a box: kk*KSTEP rows on, plus its grouped box's column shift
      * (WgArgs::xg; 0 for plain boxes). */
-    int kofs[KSC];
+    int kofs[4];
 #pragma unroll
-    for (int kk = 0; kk < KSC; ++kk) {
+    for (int kk = 0; kk < 4; ++kk) {
         const int m = kk * KSTEP * a.xg / kBK, h = a.hal - (a.T - 1) * a.dj;
         kofs[kk] = kk * KSTEP * rowb + (!BI && m ? (m * a.L - group_col(m, a.L, h, 16 / (int)sizeof(T))) * (int)sizeof(T) : 0);
     }
@@ -735,7 +714,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll 1
                 for (int j = 0; j < a.T; ++j) {
                     const int sh = j * a.dj;
-                    const uint32_t wj = wb + j * BR * KR;
+                    const uint32_t wj = wb + j * BR * kRow;
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
                         if constexpr (PREF) {
@@ -759,11 +738,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) {
                                 if constexpr (X3) {
-                                    wg_mma_rs<TY, BR>::run(tmp[mq], as[mq], desc_sw<KR>(wj + kk * 32));
-                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw<KR>(wj + WB + kk * 32));
-                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw<KR>(wj + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], as[mq], desc_sw128(wj + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + WB + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + kk * 32));
                                 } else {
-                                    wg_mma_rs<TY, BR>::run(acc[mq], ab[mq], desc_sw<KR>(wj + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(acc[mq], ab[mq], desc_sw128(wj + kk * 32));
                                 }
                             }
                             wg_commit();
@@ -793,10 +772,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* A chunk whose input channels fill at most half of it (the forward's last chunk; 16-bit with C_in = 32,
              * KernelBench 74: every chunk) runs only the two k-steps that hold channels: the zero padding costs
              * neither fragment loads nor MMAs. */
-            if (KSC == 4 && !BI && a.kskip && a.cin - c * kBK <= 2 * KSTEP)
+            if (!BI && a.kskip && a.cin - c * kBK <= 2 * KSTEP)
                 taps(std::integral_constant<int, 2>());
             else
-                taps(std::integral_constant<int, KSC>());
+                taps(std::integral_constant<int, 4>());
             wg_wait<0>();
             if (lane == 0) mbar_arrive(empty0 + 8 * s);
             if constexpr (X3) {
@@ -1411,14 +1390,7 @@ cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgAr
  * is enough (not split TF32), 128x2 and 256x1. */
 template <int TY, bool BI>
 cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
-                           unsigned grid, int smem, cudaStream_t stream, int kr = kRow) {
-    if (kr != kRow) { /* half rows: the TF32 128x2 forward only (rs_half_rows) */
-        if constexpr (TY == WG_TF32 && !BI)
-            if (BR == 128 && MQ == 2 && !a.view)
-                return launch_big_smem<fwd_wgmma_rs_kernel<TY, 128, 2, false, false, false, 64>>(dim3(grid), kThreadsRS, smem,
-                                                                                                 stream, tmx, tmw, a);
-        return cudaErrorInvalidValue;
-    }
+                           unsigned grid, int smem, cudaStream_t stream) {
     if constexpr (TY != WG_TF32X3) {
         if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream);
         if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream);
@@ -1636,13 +1608,12 @@ int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t
  * CUDA_ERROR_INVALID_CONTEXT (run 42, when the input's map came first). */
 template <int TY, bool BI, class MkX, class Pack>
 convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stage, cudaStream_t stream,
-                         const char *what, MkX mkx, Pack pack, int kr = kRow, bool *plan_staged = nullptr) {
+                         const char *what, MkX mkx, Pack pack) {
     typedef typename wg_type<TY>::T T;
-    constexpr int es = (int)sizeof(T);
+    constexpr int es = (int)sizeof(T), kBK = kRow / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
-    const int kBK = kr / es; /* kr: bytes per chunk row (kRow, or 64: half rows) */
     const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
-    const int CW = a.T * BR * kr * halves; /* one chunk's weights */
+    const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
     /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax / kWresMax16):
      * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
      * (CONVT1D_WGMMA_RS_EPI=direct / staged): y 16-byte aligned; at ps = 1 by default for TF32 and split
@@ -1709,10 +1680,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         }
     }
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
-    if (plan_staged) { /* the layout only (run_rs asks whether a staged tile fits): nothing launched */
-        *plan_staged = !(pick & 1);
-        return CONVT1D_SUCCESS;
-    }
     a.pp = pp;
     if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
@@ -1737,14 +1704,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     T *wp = static_cast<T *>(scratch);
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, (uint32_t)kBK, (uint32_t)BR,
-                  (uint32_t)a.T, 0, true, 0, kr == 64) ||
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
+                  (uint32_t)a.T) ||
         !mkx(tmx)) {
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
     e = pack(wp, wp_bytes, M_pad, cin_pad);
-    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream, kr);
+    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
     const cudaError_t f = cudaFreeAsync(scratch, stream);
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s launch failed: %s", what, cudaGetErrorString(e));
@@ -1817,37 +1784,6 @@ convt1d_status edge_launch(EdgeBeside &eb, const convt1d_problem &pr, const void
     }
     if (join) cudaEventDestroy(join);
     return st;
-}
-
-/* Half rows (fwd_wgmma_rs_kernel's KR = 64): chunks of 16 input channels, each chunk's weights in 64-byte swizzled
- * rows, so a stage is half as large. For the TF32 stride-1 128x2 forward whose staged tile does not fit beside two
- * full stages but fits beside two half ones (KernelBench 64: two 82 KB stages + its 130 KB joint tile > 227 KB; 41 KB
- * stages leave room): the staged epilogue takes the direct stores out of the next tile's MMAs (session 20, KernelBench
- * 74: long scoreboard 2.33 -> 0.63 per instruction), at twice the stage turns per tile.
- * CONVT1D_WGMMA_RS_HALF=0: never; =1: wherever the kernel allows it, staged tile or not (A/B, tests).
- * Returns the row bytes to launch with: kRow or 64. */
-template <int TY, class MkX, class Pack>
-int rs_half_rows(const WgArgs &a, int BR, int MQ, bool allow_one_stage, cudaStream_t stream, MkX &mkx, Pack &pack) {
-    const char *hv = getenv("CONVT1D_WGMMA_RS_HALF");
-    const char he = hv && hv[0] ? hv[0] : 'u';
-    if (he == '0' || TY != WG_TF32 || BR != 128 || MQ != 2 || a.ps != 1 || a.os != 1 || a.xg != 1 || a.view ||
-        a.xstage != XS_TMA)
-        return kRow;
-    constexpr int es = 4;
-    if (he == '1') return 64;
-    if (!a.joint) return kRow; /* the staged tile is wanted (TF32 forward) */
-    bool staged = true;
-    if (rs_launch<TY, false>(a, BR, MQ, ((kRow / es) * a.xpitch + 15) & ~15, allow_one_stage, stream, "", mkx, pack,
-                             kRow, &staged) != CONVT1D_SUCCESS ||
-        staged)
-        return kRow;
-    WgArgs h = a;
-    h.nchunk = (a.cin + 64 / es - 1) / (64 / es);
-    if (rs_launch<TY, false>(h, BR, MQ, ((64 / es) * a.xpitch + 15) & ~15, allow_one_stage, stream, "", mkx, pack, 64,
-                             &staged) != CONVT1D_SUCCESS ||
-        !staged)
-        return kRow;
-    return 64;
 }
 
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
@@ -1969,28 +1905,18 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         if (only_beside && !eb.on) o_lo = -1;
     }
     if (o_lo >= 0) --a.q_tiles; /* its positions' outputs, o >= o_lo, come from convt1d_fwd_edge below */
-    {
-        const char *lv = getenv("CONVT1D_WGMMA_RS_L2PF");
-        a.l2pf = lv && lv[0] && a.xstage == XS_TMA ? std::max(0, atoi(lv)) : 0; /* clamped to nchunk below */
-    }
-    int kbk = kBK; /* channels per chunk: kBK, or half of it with half rows */
-    auto mkx = [&](CUtensorMap &tmx) {
-        return a.xstage != XS_TMA ||
-               make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kbk / a.xg), (int64_t)a.xn * L);
-    };
-    auto pack = [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
-        const cudaError_t e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
-        if (e == cudaSuccess) edge_fork(eb, stream);
-        return e;
-    };
-    const int kr = rs_half_rows<TY>(a, BR, MQ, allow_one_stage, stream, mkx, pack);
-    if (kr != kRow) {
-        kbk = kr / es;
-        a.nchunk = (cin + kbk - 1) / kbk;
-    }
-    a.l2pf = std::min(a.l2pf, a.nchunk);
-    const convt1d_status st = rs_launch<TY, false>(a, BR, MQ, (kbk * a.xpitch + 15) & ~15, allow_one_stage, stream,
-                                                   "wgmma forward", mkx, pack, kr);
+    const convt1d_status st =
+        rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
+                                [&](CUtensorMap &tmx) {
+                                    return a.xstage != XS_TMA ||
+                                           make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg),
+                                                          (int64_t)a.xn * L);
+                                },
+                                [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
+                                    const cudaError_t e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
+                                    if (e == cudaSuccess) edge_fork(eb, stream);
+                                    return e;
+                                });
     if (st != CONVT1D_SUCCESS || o_lo < 0) return st;
     return edge_launch(eb, pr, x, w, a.bias, a.y, o_lo, stream);
 }
@@ -2240,7 +2166,6 @@ int fwd_kind(const convt1d_problem &pr) {
 WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     WgArgs a;
     a.xg = 1;
-    a.l2pf = 0;
     a.bias = bias;
     a.y = y;
     a.cout = (int)pr.p.out_channels;
@@ -2389,7 +2314,6 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const int cin_g = (int)pr.cin_g, cout_g = (int)pr.cout_g;
     WgArgs a;
     a.xg = 1;
-    a.l2pf = 0;
     a.bias = nullptr;
     a.y = grad_x;
     a.cout = cin_g;

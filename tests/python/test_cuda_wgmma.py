@@ -103,8 +103,6 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "0")
         elif pick == "rsnoypair":  # phase-merged outputs one element per store (not as pairs of adjacent phases)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_YPAIR", "0")
-        elif pick == "rshalf":  # half rows (chunks of 16 channels) wherever the TF32 stride-1 128x2 forward runs
-            monkeypatch.setenv("CONVT1D_WGMMA_RS_HALF", "1")
         elif pick != "rs":
             monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     elif pick != "heuristic":
@@ -115,7 +113,7 @@ def set_pick(pick, monkeypatch):
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
                                   "rsbulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "rspairs", "rspairsstaged",
-                                  "rspairs256", "rsnopairs", "rsnoypair", "rshalf", "heuristic"])
+                                  "rspairs256", "rsnopairs", "rsnoypair", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
@@ -184,37 +182,6 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
         names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
         assert any("fwd_wgmma_rs_kernel" in n for n in names), names
         assert rel_err(out["y"], ref(x, w, b, c)) <= tol
-
-
-def rs_half_rows_ran(names):
-    """Whether the register-A forward ran with half rows (its last template argument KR = 64, not 128)."""
-    return any("fwd_wgmma_rs_kernel" in n and (", 64>" in n or "Li64EEv" in n) for n in names)
-
-
-@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("half", ["shipped", "on", "off"])
-@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
-@pytest.mark.parametrize("c", [SHAPES[0], dict(SHAPES[0], name="kb64_odd", N=3, Cin=72, L=2040, padding=1, bias=True),
-                               SHAPES[6], SHAPES[1]],
-                         ids=["kb64_like", "kb64_odd", "pointwise_wide", "kb74_like"])
-def test_wgmma_rs_half_rows(c, dtype, tol, tf32, half, monkeypatch):
-    # Half rows (KR = 64: chunks of 16 channels, 64-byte swizzle) run in the TF32 stride-1 forward of 128-row tiles
-    # only: as shipped where they let the staged tile fit (kb64_like; kb64_odd's 72 channels in 5 chunks, the last
-    # half empty; pointwise_wide, whose full rows took resident weights and ping-pong with direct stores), forced
-    # (=1) on each of those, never with =0, never on 64-row tiles (kb74_like: 64 output channels), in split TF32 or
-    # in 16-bit. y poisoned, against float64.
-    torch.backends.cudnn.allow_tf32 = tf32
-    if half != "shipped":
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_HALF", "1" if half == "on" else "0")
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
-    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    tf32_mode = dtype == torch.float32 and tf32
-    want = tf32_mode and c["Cout"] > 64 and half != "off"
-    assert rs_half_rows_ran(names) == want, names
-    assert rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
 def rs_pairs_ran(names):
