@@ -196,6 +196,13 @@ def run_mode(c: dict, mode: str, device: str, seed: int) -> dict:
             problems.append(f"{name} rel err {err:.3g} > {tol:g}")
     if problems:
         rec.update(status="fail", message="; ".join(problems))
+        try:  # PyTorch's own error in this mode on the same values, for scale (cuDNN on the GPU)
+            tin = [t.detach().clone().requires_grad_() for t in ins]
+            ty = F.conv_transpose1d(tin[0], tin[1], tin[2] if b is not None else None, **kw)
+            tout = [ty.detach()] + list(torch.autograd.grad(ty, tin, gy))
+            rec["torch_errors"] = {n: rel_err(t, e) for n, t, e in zip(["y"] + names, tout, ref_out)}
+        except Exception as e:
+            rec["torch_errors"] = {"error": str(e).splitlines()[0] if str(e) else type(e).__name__}
         if device == "cuda":  # which of the library's kernels ran (PyTorch's own at:: kernels left out)
             try:
                 rec["kernels"] = sorted({n for n in kernels_run(step) if "at::" not in n})
@@ -209,6 +216,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--count", type=int, default=300, help="number of random configurations")
     ap.add_argument("--case", type=int, default=None, help="run only this case index (same seed)")
+    ap.add_argument("--start", type=int, default=0, help="first case index (cases are independent: resume a run)")
     ap.add_argument("--time-budget", type=float, default=240.0, help="seconds after which no new case starts")
     ap.add_argument("--device", choices=["cpu", "cuda"], default=None, help="default: cuda when convt1d can use it")
     ap.add_argument("--modes", default=None, help="comma-separated subset of the device's modes")
@@ -229,7 +237,7 @@ def main() -> int:
     max_elems = a.max_elems or (2_000_000 if device == "cuda" else 200_000)
     max_flops = a.max_flops or (2e9 if device == "cuda" else 5e7)
     gpu = f", {torch.cuda.get_device_name()}" if device == "cuda" else ""
-    indices = [a.case] if a.case is not None else range(a.count)
+    indices = [a.case] if a.case is not None else range(a.start, a.count)
     print(f"fuzz: seed {a.seed}, {len(indices)} cases on {device}{gpu}, modes {modes}, torch {torch.__version__}, "
           f"library {convt1d.library_path}", flush=True)
     records, t0, last_note = [], time.time(), 0.0
@@ -247,6 +255,8 @@ def main() -> int:
             if rec["status"] == "fail":
                 errs = " ".join(f"{k}={v:.3g}" if v is not None else f"{k}=?" for k, v in rec["errors"].items())
                 print(f"FAIL case {i} {mode}: {describe(c)} | {errs} tol={rec['tol']:g} | {rec['message']}"
+                      + (" | torch: " + " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+                                                 for k, v in rec["torch_errors"].items()) if rec.get("torch_errors") else "")
                       + (f" | kernels: {', '.join(rec['kernels'])}" if rec.get("kernels") else "")
                       + f" | again: --seed {a.seed} --case {i} --modes {mode}", flush=True)
             records.append(rec)
