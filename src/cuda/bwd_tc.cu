@@ -380,8 +380,13 @@ __device__ __forceinline__ void input_compute(float (&acc)[2][warp_layout<BM>::N
     }
 }
 
+/* Split TF32 sums each chunk's products (cw*EPW channels x K taps) in fresh registers and adds them to the total with
+ * IEEE adds, as the forward and grad_weight do: the tensor cores' accumulation over a whole C_out/groups x K reduction
+ * lost fp32 accuracy (the fuzz, run 271: relative error 1.05e-5 to 6.3e-5 on layers of 416-6656 terms against cuDNN's
+ * 1.2e-6 to 4.0e-6). Those registers cost occupancy: one 256-thread / two 128-thread blocks per SM in that mode. */
 template <int MODE, int BM, bool PIPE>
-__global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN_BLOCKS_IN)
+__global__ void __launch_bounds__(warp_layout<BM>::THREADS,
+                                  MODE == MODE_3XTF32 ? (BM == 128 ? 1 : 2) : warp_layout<BM>::MIN_BLOCKS_IN)
     bwd_input_tc_kernel(const void *__restrict__ gy, const void *__restrict__ w, void *__restrict__ gx_, bin_args a) {
     typedef typename mode_traits<MODE>::T T;
     constexpr int EPW = mode_traits<MODE>::EPW;
@@ -403,6 +408,23 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
 
     float acc[2][WL::NI][4];
     zero_acc<WL::NI>(acc);
+    /* acc += one staged chunk (split TF32: through fresh registers, see above) */
+    auto chunk = [&](const uint32_t *gys, const uint32_t *wsm, auto raw) {
+        constexpr bool RAW = decltype(raw)::value;
+        if constexpr (MODE == MODE_3XTF32) {
+            float tile[2][WL::NI][4];
+            zero_acc<WL::NI>(tile);
+            input_compute<MODE, BM, RAW>(tile, gys, wsm, a);
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+                for (int ni = 0; ni < WL::NI; ++ni)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) acc[mi][ni][r] += tile[mi][ni][r];
+        } else {
+            input_compute<MODE, BM, RAW>(acc, gys, wsm, a);
+        }
+    };
 
     if (PIPE) {
         /* Two buffers: chunk it+1 streams in (cp.async) while chunk it is multiplied. */
@@ -419,14 +441,14 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS, warp_layout<BM>::MIN
             }
             CT_SYNC(); /* ... and everyone's */
             const uint32_t *stage = sm + (it & 1) * a.stage_words;
-            input_compute<MODE, BM, true>(acc, stage, stage + a.cw * a.span_pad, a);
+            chunk(stage, stage + a.cw * a.span_pad, std::true_type());
             CT_SYNC(); /* this buffer is refilled by the next iteration's stage */
         }
     } else {
         for (int c0 = 0; c0 < a.cout_g; c0 += b.CH) {
             input_stage<MODE, BM, false>(sm, c0, gy, w, a, b);
             CT_SYNC();
-            input_compute<MODE, BM, false>(acc, sm, sm + a.cw * a.span_pad, a);
+            chunk(sm, sm + a.cw * a.span_pad, std::false_type());
             CT_SYNC();
         }
     }
@@ -1049,9 +1071,11 @@ cudaError_t launch_weight_bm(const bw_plan &pl, const void *gy, const void *x, v
 
 template <int MODE>
 cudaError_t launch_weight_mode(const bw_plan &pl, const void *gy, const void *x, void *gw, cudaStream_t stream) {
-    /* 16-bit x tiles stream raw with 16-byte copies, which needs vec_x; else the synchronous staging
-     * (the pipelined plan's shared memory covers its layout too). */
-    if (pl.pipe && (mode_traits<MODE>::EPW == 1 || pl.a.vec_x)) return launch_weight_bm<MODE, true>(pl, gy, x, gw, stream);
+    /* 16-bit x tiles stream raw with 16-byte copies, which needs vec_x, and grad_y as aligned 4-byte pairs, which needs
+     * grad_y 4-byte aligned (one element into its buffer it read misaligned words: the fuzz, run 271); else the
+     * synchronous staging (the pipelined plan's shared memory covers its layout too). */
+    if (pl.pipe && (mode_traits<MODE>::EPW == 1 || (pl.a.vec_x && ((uintptr_t)gy & 3) == 0)))
+        return launch_weight_bm<MODE, true>(pl, gy, x, gw, stream);
     return launch_weight_bm<MODE, false>(pl, gy, x, gw, stream);
 }
 

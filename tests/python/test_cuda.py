@@ -79,6 +79,50 @@ def test_cuda_grads_f32_strict(strict_fp32):
         assert rel_err(o, t) <= 1e-5
 
 
+# Layers the fuzz (dev/python/fuzz.py, run 271) found: split-TF32 grad_input summed a whole C_out/groups x K reduction
+# in the tensor cores' accumulators (relative error 1.05e-5 to 6.3e-5; cuDNN 1.2e-6 to 4.0e-6); 16-bit grad_weight
+# read grad_y as aligned 4-byte pairs even when grad_y began one element into its buffer (misaligned address).
+FUZZ_CASES = [
+    dict(name="fuzz232", N=3, Cin=75, Cout=1536, K=13, L=319, stride=3, padding=6, output_padding=1, groups=3,
+         dilation=1, bias=True),
+    dict(name="fuzz252", N=2, Cin=288, Cout=768, K=14, L=9, stride=2, padding=12, output_padding=1, groups=3,
+         dilation=1, bias=True),
+    dict(name="fuzz650", N=3, Cin=32, Cout=2048, K=16, L=87, stride=2, padding=0, output_padding=0, groups=4,
+         dilation=1, bias=False),
+    dict(name="fuzz837", N=1, Cin=63, Cout=113, K=12, L=7211, stride=1, padding=60, output_padding=4, groups=1,
+         dilation=5, bias=False),
+    dict(name="fuzz364", N=2, Cin=512, Cout=24, K=12, L=768, stride=1, padding=2, output_padding=0, groups=4,
+         dilation=1, bias=True),
+    dict(name="fuzz852", N=4, Cin=1336, Cout=1368, K=14, L=304, stride=3, padding=7, output_padding=0, groups=8,
+         dilation=1, bias=True),
+    dict(name="s2_plain", N=2, Cin=96, Cout=64, K=4, L=1000, stride=2, padding=1, output_padding=0, groups=1,
+         dilation=1, bias=True),
+]
+
+
+@pytest.mark.parametrize("gy_offset", [False, True], ids=["gy_aligned", "gy_offset1"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("c", FUZZ_CASES, ids=[c["name"] for c in FUZZ_CASES])
+def test_cuda_grads_fuzz_layers(c, mode, tol, gy_offset, monkeypatch):
+    # Every gradient against float64 on the same rounded values, grad_y aligned or one element into its buffer (no
+    # vector of it aligned); fresh inputs.
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", mode != "strict")
+    dtype = {"f16": torch.float16, "bf16": torch.bfloat16}.get(mode, torch.float32)
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    shape = ref(x, w, b, c).shape
+    gy = torch.randn(shape.numel() + 1, generator=gen).to(dtype).cuda()
+    gy = gy[1:].view(shape) if gy_offset else gy[:-1].view(shape)
+    ins = [t.clone().requires_grad_() for t in (x, w) + ((b,) if b is not None else ())]
+    ours = torch.autograd.grad(convt1d.conv_transpose1d(ins[0], ins[1], ins[2] if b is not None else None, **kwargs(c)),
+                               ins, gy)
+    torch.cuda.synchronize()
+    ins64 = [t.double().requires_grad_() for t in ins]
+    theirs = torch.autograd.grad(ref(ins64[0], ins64[1], ins64[2] if b is not None else None, c), ins64, gy.double())
+    for name, o, t in zip(["grad_x", "grad_w", "grad_b"], ours, theirs):
+        assert o.dtype == dtype and rel_err(o, t) <= tol, name
+
+
 # Strided grad_input above the tiny-problem threshold: as shipped it takes the phase-plane path (stride-1
 # tensor-core forward on the phase planes of grad_y); CONVT1D_BWD_INPUT forces each kernel in turn.
 PLANES_CASES = [
