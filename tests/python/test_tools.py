@@ -214,3 +214,18 @@ def test_kernel_timer_pair_mirrored():
     assert 0 < ta < tb, (ta, tb)
     assert [k for k, _ in itertools.groupby(order)] == ["a", "b", "a", "b", "a", "b"]
     assert 0.8 < tb < 3.0
+
+
+def test_fuzz_runs_and_passes(tmp_path):
+    # dev/python/fuzz.py: random layers, layouts and modes, y and every gradient against float64. Here 60 cases on the
+    # CPU (on a GPU machine the CUDA path, smaller than its own default run); the JSON report must hold a record per
+    # (case, mode), each with its errors, and none failed.
+    out = tmp_path / "fuzz.json"
+    device = "cuda" if convt1d.has_cuda() and __import__("torch").cuda.is_available() else "cpu"
+    r = run(["dev/python/fuzz.py", "--count", "60", "--seed", "7", "--device", device, "--out", str(out)])
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    recs = json.loads(out.read_text())
+    assert len(recs) >= 60 and {rec["status"] for rec in recs} <= {"pass", "skip"}
+    assert sum(rec["status"] == "pass" for rec in recs) >= 50
+    assert all(rec["errors"] for rec in recs if rec["status"] == "pass")
+    assert "0 failed" in r.stdout.splitlines()[-1]
