@@ -132,6 +132,9 @@ struct WgArgs {
      * views, so that groups-1 layers keep their code (run 264: the strides read in every kernel made KernelBench 74
      * TF32 0.706 ms against 0.667, the other layers within 1.3%). */
     int view;
+    /* 16-bit forward without position pairs (phase-merged rows), TMA boxes: taps whose shift is a multiple of 8 load
+     * their A fragments with ldmatrix (fwd_wgmma_rs_kernel LDM; CONVT1D_WGMMA_RS_LDM=0: never, A/B). */
+    int ldm;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -586,6 +589,22 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         kofs[kk] = kk * KSTEP * rowb + (!BI && m ? (m * a.L - group_col(m, a.L, h, 16 / (int)sizeof(T))) * (int)sizeof(T) : 0);
     }
 
+    /* LDM (16-bit, no position pairs, not BI): a tap whose shift sh is a multiple of 8 positions keeps every 8-position
+     * row piece of the box 16-byte aligned (hal, the pitch and the stage offsets are 16-byte multiples), so a k-step's
+     * fragment is one ldmatrix.x4.trans: lane l addresses channel row (l % 8) + 8 (l / 16) at the fragment's positions
+     * + 8 ((l / 8) % 2). The other taps keep the 16-bit loads and their pairing (8 loads + 4 merges per fragment). */
+    constexpr bool LDM = HALF && !PAIRS && !BI;
+    const bool ldm_on = LDM && XTMA && a.xg == 1 && a.ldm;
+    [[maybe_unused]] uint32_t ldm_off[LDM ? MQ : 1] = {};
+    if constexpr (LDM) {
+#pragma unroll
+        for (int mq = 0; mq < MQ; ++mq) {
+            const int pb = wgp + 64 * mq;
+            ldm_off[mq] = (uint32_t)(XOFF + (pb / 128) * XB + (a.hal + pb % 128 + 16 * wq + 8 * ((lane >> 3) & 1)) * 2 +
+                                     ((lane & 7) + 8 * (lane >> 4)) * rowb);
+        }
+    }
+
     /* TF32 operands: rounded to nearest (ties away, as cvt.rna) by adding half a TF32 ulp; the MMA
      * ignores the 13 low bits. Split TF32 clears them: big is exact, small = tf32(v - big). */
     auto split = [&](float v, uint32_t &b, uint32_t &sm_) {
@@ -615,6 +634,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     constexpr bool PREF = HALF && !(MQ == 2 && BR == 128 && (PAIRS || BI));
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
+        if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
+            ldsm_x4_trans(sp + ldm_off[mq] - (uint32_t)(sh * 2) + kofs[kk], r[0], r[1], r[2], r[3]);
+            return;
+        }
         if constexpr (BI) {
             const uint32_t p = sp + xoff[mq] - sh * cstep * (int)sizeof(T);
             const int p8 = 8 * cstep * (int)sizeof(T); /* 8 positions on */
@@ -657,7 +680,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
     auto mk_a = [&](const uint32_t(&r)[8], uint32_t(&ab)[4], uint32_t(&as)[4], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
-        if constexpr (HALF) {
+        if constexpr (HALF && AL == 3) { /* ldmatrix: the fragment as loaded */
+#pragma unroll
+            for (int e = 0; e < 4; ++e) ab[e] = r[e];
+        } else if constexpr (HALF) {
             bool words = false; /* r[0..3] are the fragment's 32-bit words as loaded (pairs) */
             if constexpr (BI) words = AL == 1 || (AL == 2 && a.pair32);
             if constexpr (PAIRS) words = AL == 1 || (AL == 2 && r[4] == kWordsTaken);
@@ -762,6 +788,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             ksteps(std::integral_constant<int, 2>());
                         else if (words)
                             ksteps(std::integral_constant<int, 1>());
+                        else
+                            ksteps(std::integral_constant<int, 0>());
+                    } else if constexpr (LDM) {
+                        if (ldm_on && (sh & 7) == 0)
+                            ksteps(std::integral_constant<int, 3>());
                         else
                             ksteps(std::integral_constant<int, 0>());
                     } else {
@@ -1896,6 +1927,10 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
         a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
     }
+    {
+        const char *lv = getenv("CONVT1D_WGMMA_RS_LDM");
+        a.ldm = !(lv && lv[0] == '0');
+    }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
     int64_t o_lo = view ? -1 : rs_edge_drop(pr, a, MQ, q_max, &only_beside);
@@ -2166,6 +2201,7 @@ int fwd_kind(const convt1d_problem &pr) {
 WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     WgArgs a;
     a.xg = 1;
+    a.ldm = 0;
     a.bias = bias;
     a.y = y;
     a.cout = (int)pr.p.out_channels;
@@ -2314,6 +2350,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const int cin_g = (int)pr.cin_g, cout_g = (int)pr.cout_g;
     WgArgs a;
     a.xg = 1;
+    a.ldm = 0;
     a.bias = nullptr;
     a.y = grad_x;
     a.cout = cin_g;

@@ -103,6 +103,8 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "0")
         elif pick == "rsnoypair":  # phase-merged outputs one element per store (not as pairs of adjacent phases)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_YPAIR", "0")
+        elif pick == "rsnoldm":  # 16-bit A fragments by 16-bit loads on every tap (no ldmatrix where the shift allows)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_LDM", "0")
         elif pick != "rs":
             monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", pick[2:])
     elif pick != "heuristic":
@@ -113,7 +115,7 @@ def set_pick(pick, monkeypatch):
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
                                   "rsbulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "rspairs", "rspairsstaged",
-                                  "rspairs256", "rsnopairs", "rsnoypair", "heuristic"])
+                                  "rspairs256", "rsnopairs", "rsnoypair", "rsnoldm", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
 def test_wgmma_forward(c, dtype, tol, tf32, pick, monkeypatch):
