@@ -260,6 +260,17 @@ template <int NI> __device__ __forceinline__ void zero_acc(float (&acc)[2][NI][4
             for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0.f;
 }
 
+/* acc += part, element by element with IEEE adds (split TF32: a chunk's sum from fresh registers, see
+ * bwd_input_tc_kernel). */
+template <int NI> __device__ __forceinline__ void add_acc(float (&acc)[2][NI][4], const float (&part)[2][NI][4]) {
+#pragma unroll
+    for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) acc[mi][ni][r] += part[mi][ni][r];
+}
+
 /* Accumulators -> shared tile [BM][kCStride] (float); the caller syncs before and after. */
 template <int NI>
 __device__ __forceinline__ void acc_to_smem(float *cs, float acc[2][NI][4], int wm, int wn, int WN, int lane) {
@@ -415,12 +426,7 @@ __global__ void __launch_bounds__(warp_layout<BM>::THREADS,
             float tile[2][WL::NI][4];
             zero_acc<WL::NI>(tile);
             input_compute<MODE, BM, RAW>(tile, gys, wsm, a);
-#pragma unroll
-            for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-                for (int ni = 0; ni < WL::NI; ++ni)
-#pragma unroll
-                    for (int r = 0; r < 4; ++r) acc[mi][ni][r] += tile[mi][ni][r];
+            add_acc<WL::NI>(acc, tile);
         } else {
             input_compute<MODE, BM, RAW>(acc, gys, wsm, a);
         }
@@ -644,12 +650,7 @@ __device__ __forceinline__ void weight_compute(float (&acc)[2][warp_layout<BM>::
         float tile[2][WL::NI][4];
         zero_acc<WL::NI>(tile);
         run(tile);
-#pragma unroll
-        for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-            for (int ni = 0; ni < WL::NI; ++ni)
-#pragma unroll
-                for (int r = 0; r < 4; ++r) acc[mi][ni][r] += tile[mi][ni][r];
+        add_acc<WL::NI>(acc, tile);
     } else {
         run(acc);
     }
