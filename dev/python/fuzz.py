@@ -39,7 +39,7 @@ if not os.environ.get("CONVT1D_TEST_INSTALLED"):
     sys.path.insert(0, os.path.join(REPO, "python"))
 sys.path.insert(0, os.path.join(REPO, "tests", "python"))
 import convt1d  # noqa: E402
-from helpers import kernels_run, rel_err  # noqa: E402  (rel_err: max|a - r| / max|r|, as every test measures)
+from helpers import KEYS, kernels_run, kwargs, out_len, rel_err  # noqa: E402  (rel_err: max|a - r| / max|r|, as every test measures)
 
 DTYPE = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
          "fp64": torch.float64}
@@ -48,11 +48,6 @@ DTYPE = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.floa
 TOL = {"fp64": 1e-12, "fp32_strict": 1e-5, "fp32": 5e-3, "fp16": 2e-3, "bf16": 1e-2}
 CUDA_MODES = ["fp32", "fp32_strict", "fp16", "bf16", "fp64"]
 CPU_MODES = ["fp32_strict", "fp16", "bf16", "fp64"]
-KEYS = ("N", "Cin", "Cout", "K", "L", "stride", "padding", "output_padding", "groups", "dilation", "bias")
-
-
-def out_len(c: dict) -> int:
-    return (c["L"] - 1) * c["stride"] - 2 * c["padding"] + c["dilation"] * (c["K"] - 1) + c["output_padding"] + 1
 
 
 def channels(rng: random.Random) -> int:
@@ -134,8 +129,7 @@ def run_mode(c: dict, mode: str, device: str, seed: int) -> dict:
     if device == "cuda":
         torch.backends.cudnn.allow_tf32 = mode != "fp32_strict"
     gen = torch.Generator(device=device).manual_seed(seed)
-    kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"], groups=c["groups"],
-              dilation=c["dilation"])
+    kw = kwargs(c)
     x = make((c["Cin"], c["L"]) if c["unbatched"] else (c["N"], c["Cin"], c["L"]), dtype, c["x_layout"], gen, device)
     w = make((c["Cin"], c["Cout"] // c["groups"], c["K"]), dtype, "contig", gen, device)
     b = make((c["Cout"],), dtype, "contig", gen, device) if c["bias"] else None
