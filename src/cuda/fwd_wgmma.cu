@@ -820,6 +820,29 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         /* Epilogue from the accumulators: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position
          * g, acc[4i + 2 + u] at g + 8 (of the warp's 16). */
         T *y = static_cast<T *>(a.y);
+        /* Spare rows (forward, ps > 1; run_rs, Session 26): the rows ml >= RT = R*ps past a tile's whole channels hold
+         * phase rows of the channels past r_tiles*R, the e-th such row (e counted over the tiles' spare rows in tile
+         * order) being phase e % ps of channel r_tiles*R + e / ps. Fewer than 8 spare rows per tile (run_rs), so they
+         * sit in the last 8-row group (i = BR/8 - 1) only, and only that group's unrolled copy carries this code.
+         * Stored one element each, straight from the accumulators (1/(R*ps + 1) of the tile's outputs or less). Where
+         * run_rs leaves them off, r_tiles*R >= cout and nothing is stored. */
+        auto spare_row = [&](int i, int u, int ml, int RT) {
+            if constexpr (!BI) {
+                const int e = rt * (BR - RT) + (ml - RT), ce = e / a.ps, r = e - ce * a.ps;
+                const int co = r_tiles * a.R + ce;
+                if (co >= a.cout) return;
+                const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                const int o0 = (q0 + wgp + 16 * wq + GP * g) * a.ps + r - a.p;
+                T *yr = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co) * a.L_out + o0);
+#pragma unroll
+                for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int dd = (64 * mq + HP * h) * a.ps;
+                        if ((unsigned)(o0 + dd) < (unsigned)a.L_out) yr[dd] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                    }
+            }
+        };
         if (a.stg_off >= 0) {
             /* Staged: each warpgroup writes its 64*MQ positions of every row into its own staged tile in output
              * order (row = channel col = m / ps, column = position*ps + r, r = m % ps: o = q*ps + r - p), each row
@@ -882,6 +905,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             r = ml - col * ps;
                         }
                         const int co = co0 + col;
+                        if (!PS1 && i == BR / 8 - 1 && ml >= RT) { /* i: a constant once unrolled */
+                            spare_row(i, u, ml, RT);
+                            continue;
+                        }
                         if (ml >= RT || co >= a.cout) continue;
                         const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                         const uint32_t row = smem_addr(stg + col * a.spitch + (int)((rb + (int64_t)col * Lm) & (VE - 1)) +
@@ -979,6 +1006,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int ml = i * 8 + 2 * t;
                 const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
                 const int co = co0 + col;
+                if (i == BR / 8 - 1 && ml >= RT) { /* spare rows: ml and ml + 1 both (RT even) */
+                    spare_row(i, 0, ml, RT);
+                    spare_row(i, 1, ml + 1, RT);
+                    continue;
+                }
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 const int o0 = ob + r;
@@ -1009,6 +1041,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     r = ml - col * a.ps;
                 }
                 const int co = co0 + col;
+                if (i == BR / 8 - 1 && ml >= RT) { /* spare rows (none at ps = 1: RT = BR) */
+                    spare_row(i, u, ml, RT);
+                    continue;
+                }
                 if (ml >= RT || co >= a.cout) continue;
                 const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                 const int o0 = ob + r; /* 32-bit output index: L_out < INT_MAX / 2 */
@@ -1037,10 +1073,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 }
 
 /* Where the packed weight of (output channel co, tap k) goes: row j*M_pad + tile*BR + (m - tile*RT) of
- * Wm[j][row][ci] (see the header comment), with j, m from k as in the GEMM. */
+ * Wm[j][row][ci] (see the header comment), with j, m from k as in the GEMM; channels from xc0 on in the spare rows. */
 struct PackMap {
     int K, ps, d, M_pad, BR, RT;
     int xg, bk; /* input rows staged in groups of xg (WgArgs::xg; 0 or 1: no), bk channels per chunk */
+    int xc0;    /* channels from xc0 on go to the tiles' spare rows (fwd_wgmma_rs_kernel's spare_row); else cout */
     /* The packed column of input channel ci: the stage row that holds it (WgArgs::xg). */
     __device__ __forceinline__ int col(int ci) const {
         if (xg <= 1) return ci;
@@ -1053,6 +1090,10 @@ struct PackMap {
             const int kd = k * d;
             j = kd / ps;
             m = co * ps + (kd - j * ps);
+        }
+        if (co >= xc0) { /* the e-th spare row: tile e / (BR - RT), row RT + e % (BR - RT) */
+            const int e = m - xc0 * ps, sp = BR - RT, tile = e / sp;
+            return (int64_t)j * M_pad + (int64_t)tile * BR + RT + (e - tile * sp);
         }
         const int tile = m / RT;
         return (int64_t)j * M_pad + (int64_t)tile * BR + (m - tile * RT);
@@ -1385,10 +1426,10 @@ cudaError_t launch_br(int BR, int minb, const CUtensorMap &tmx, const CUtensorMa
  * elements for WG_TF32X3): zeroed (padding rows and channels, taps no weight lands on), then scattered. */
 template <int TY>
 cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_type<TY>::T *wp, size_t wp_bytes,
-                         const WgArgs &a, int BR, int K, int d, int cin, int cin_pad, int M_pad, cudaStream_t stream) {
+                         const WgArgs &a, int BR, int K, int d, int cin, int cin_pad, int M_pad, int xc0, cudaStream_t stream) {
     typedef typename wg_type<TY>::T T;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
-    const PackMap pm = {K, a.ps, d, M_pad, BR, a.R * a.ps, a.xg, kRow / (int)sizeof(T)};
+    const PackMap pm = {K, a.ps, d, M_pad, BR, a.R * a.ps, a.xg, kRow / (int)sizeof(T), xc0};
     const dim3 tb(32, 8);
     cudaError_t e = cudaMemsetAsync(wp, 0, wp_bytes, stream);
     if (e != cudaSuccess) return e;
@@ -1541,9 +1582,9 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         e = launch_pack_bwd<TY>(static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T,
                                 wp_elems, 0, stream);
     } else {
-        e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
+        e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, a.cout, stream);
     }
-    const PackMap pm = {K, a.ps, d, M_pad, BR, RT, 1, kRow / (int)sizeof(T)};
+    const PackMap pm = {K, a.ps, d, M_pad, BR, RT, 1, kRow / (int)sizeof(T), a.cout};
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
@@ -1911,6 +1952,15 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         a.xpitch = bulk_row_pitch((int64_t)L * es, a.wcols * es, es == 4 ? 32 : 16);
     const int RT = a.R * a.ps, M = a.cout * a.ps;
     a.r_tiles = (M + RT - 1) / RT;
+    /* Spare rows (Session 26): where a stride that does not divide the tile rows leaves BR - RT rows of every tile
+     * unused, the channels past r_tiles*R fill them as single phase rows (PackMap::xc0, the kernel's spare_row), so
+     * the rows take ceil(M / BR) tiles, not ceil(C_out / R): codec_dec_s5 (256 channels x 5 phases) 5 row tiles of
+     * 256 instead of 6 (the sixth held one channel), 10 of 128 instead of 11. The kernel looks for them in the last
+     * 8-row group only: up to 8 spare rows (strides up to 9). CONVT1D_WGMMA_RS_SPARE=0: whole channels only (A/B). */
+    {
+        const char *sv = getenv("CONVT1D_WGMMA_RS_SPARE");
+        if (a.ps > 1 && BR - RT > 0 && BR - RT <= 8 && !(sv && sv[0] == '0')) a.r_tiles = (M + BR - 1) / BR;
+    }
     const int BQ = 128 * MQ, cm = a.ps * a.os; /* output columns per position q: o = q*cm + r - p */
     a.qa = a.p / cm / VE * VE; /* box starts 16-byte aligned: q0 - hal a multiple of VE */
     const int64_t q_max = ((int64_t)a.p + a.L_out - 1) / cm;
@@ -1948,7 +1998,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                                                           (int64_t)a.xn * L);
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
-                                    const cudaError_t e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, stream);
+                                    const cudaError_t e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad,
+                                                                              a.r_tiles * a.R, stream);
                                     if (e == cudaSuccess) edge_fork(eb, stream);
                                     return e;
                                 });

@@ -237,6 +237,41 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
+# Spare rows (Session 26): strides that leave BR - R*s rows of a register-A tile unused (R = BR // s whole channels)
+# put the channels past r_tiles*R into those rows, one phase row each, so the rows take ceil(C_out*s / BR) tiles.
+# Row tiles at 64 / 128 / 256 rows, with spare rows (was) and the channels they take: s5 20 / 10 / 5 (22 / 11 / 6),
+# 16 / 6 / 1 channels; s3 dilated 12 / 6 / 3 (13 / 7 / 4), 4 / 4 / 1; s6 (even: the direct stores' pairs of adjacent
+# phases) 12 / 6 / 3 (13 / 7 / 4), 8 / 2 / 2; s7 14 / 7 (15 / 8), one channel. CONVT1D_WGMMA_RS_SPARE=0 (whole
+# channels only) checked alike.
+SPARE = [
+    shape("spare_s5", 2, 96, 256, 10, 515, stride=5, padding=3, output_padding=1),
+    shape("spare_s3_dilated", 2, 64, 256, 6, 700, stride=3, padding=1, dilation=2),
+    shape("spare_s6_pairs", 2, 64, 128, 12, 600, stride=6, padding=2),
+    shape("spare_s7", 3, 40, 127, 14, 333, stride=7, padding=3, output_padding=2, bias=False),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["rs", "rs64x1", "rs64x2", "rs128x1", "rs128x2", "rs256x1", "rsstaged", "rsdirect",
+                                  "rsnoypair", "nospare", "heuristic"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", SPARE, ids=[c["name"] for c in SPARE])
+def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    if pick == "nospare":
+        monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_SPARE", "0")
+    else:
+        set_pick(pick, monkeypatch)
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    if pick in ("rs", "nospare"):
+        assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+
+
 # One-phase layers (dilation a multiple of the stride >= 2) on the register-A kernel (convt1d_fwd_wgmma_one_phase,
 # CONVT1D_WGMMA_RS_OP=1): phase 0 as a stride-1 GEMM with its outputs s apart, the staged rows carrying the bias
 # between them. y poisoned, against float64; the kernel must run where x's rows are whole 16-byte pieces (TMA), and
