@@ -39,10 +39,10 @@ cases = [dict(name="kb64ish", N=2, Cin=96, Cout=72, K=3, L=1024, stride=1, paddi
          dict(name="grouped_rows_x4", N=4, Cin=64, Cout=36, K=3, L=2047, stride=1, padding=0, output_padding=0,
               groups=1, dilation=1, bias=True),
          # spare rows (session 26): channels past r_tiles*R in the rows a tile's whole channels leave (stride 5: at every
-         # tile height; stride 6: the direct stores' adjacent-phase pairs)
-         dict(name="s5_spare", N=2, Cin=64, Cout=256, K=10, L=258, stride=5, padding=3, output_padding=1, groups=1,
+         # tile height; stride 6: the direct stores' adjacent-phase pairs; rows a 16-byte multiple, so TMA boxes)
+         dict(name="s5_spare", N=2, Cin=64, Cout=256, K=10, L=264, stride=5, padding=3, output_padding=1, groups=1,
               dilation=1, bias=True),
-         dict(name="s6_spare", N=2, Cin=64, Cout=128, K=12, L=260, stride=6, padding=2, output_padding=0, groups=1,
+         dict(name="s6_spare", N=2, Cin=64, Cout=128, K=12, L=264, stride=6, padding=2, output_padding=0, groups=1,
               dilation=1, bias=True)]
 if os.environ.get("SAN_CASES"):  # SAN_CASES=grouped_rows,odd_rows: a subset
     cases = [c for c in cases if c["name"] in os.environ["SAN_CASES"].split(",")]

@@ -244,11 +244,11 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
 # phases) 12 / 6 / 3 (13 / 7 / 4), 8 / 2 / 2; s7 14 / 7 (15 / 8), one channel. CONVT1D_WGMMA_RS_SPARE=0 (whole
 # channels only) checked alike.
 SPARE = [
-    shape("spare_s5", 2, 96, 256, 10, 515, stride=5, padding=3, output_padding=1),
-    shape("spare_s3_dilated", 2, 64, 256, 6, 700, stride=3, padding=1, dilation=2),
+    shape("spare_s5", 2, 96, 256, 10, 520, stride=5, padding=3, output_padding=1),
+    shape("spare_s3_dilated", 2, 64, 256, 6, 704, stride=3, padding=1, dilation=2),
     shape("spare_s6_pairs", 2, 64, 128, 12, 600, stride=6, padding=2),
-    shape("spare_s7", 3, 40, 127, 14, 333, stride=7, padding=3, output_padding=2, bias=False),
-]
+    shape("spare_s7", 3, 40, 127, 14, 336, stride=7, padding=3, output_padding=2, bias=False),
+]  # input rows a 16-byte multiple (L a multiple of 8): the register-A kernel takes them by TMA boxes
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
