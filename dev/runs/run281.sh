@@ -17,8 +17,10 @@ for i in 1 2 3; do for v in old new; do
     --modes fp32 --variants shipped --out $R/ab_lib_${v}_$i.json > $R/ab_lib_${v}_$i.txt 2>&1
   echo "$v $i ($SECONDS s): $(grep -E '^(kernel|upsample|hifigan)' $R/ab_lib_${v}_$i.txt | awk '{print $1, $2, $7}' | tr '\n' ' ')"
 done; done
-cuobjdump -sass -fun '_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi2ELi128ELi2ELb0ELb0ELb0EEEv14CUtensorMap_stS1_NS_6WgArgsE' .carry/libconvt1d.so > $R/new_tf32_128x2.sass 2>&1
-cuobjdump -sass -fun '_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi2ELi128ELi2ELb0ELb0ELb0EEEv14CUtensorMap_stS1_NS_6WgArgsE' /tmp/libconvt1d_old.so > $R/old_tf32_128x2.sass 2>&1
+for v in old new; do
+  lib=$PWD/.carry/libconvt1d.so; [ $v = old ] && lib=/tmp/libconvt1d_old.so
+  timeout 120 cuobjdump -sass $lib 2>/dev/null | awk '/Function : /{on = ($0 ~ /rs_kernelILi2ELi128ELi2ELb0ELb0ELb0E/)} on' > $R/${v}_tf32_128x2.sass
+done
 wc -l $R/*.sass
 cd tests/python
 timeout 240 python3 -m pytest -q -p no:cacheprovider test_cuda_wgmma.py -k "spare_rows or test_wgmma_forward or rs_forward_grouped" \
