@@ -2189,7 +2189,8 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
      * through the staged tile, which does not fit beside two 256-row stages (direct stores then, one 2-byte element
      * per store, ps elements apart); 128x2 tiles fit it (run 227, codec_dec_s5, ms, 128x2 / 256x1: fp16 0.245 / 0.294,
      * bf16 0.239 / 0.293; its 256-row tiles also held 51 whole channels, 6 row tiles for 256). TF32's staged 128x2 tile
-     * does not fit either (0.488 / 0.467): it keeps 256x1. */
+     * does not fit either (0.488 / 0.467): it keeps 256x1. With spare rows (run_rs; run 280, 5 row tiles of 256, 10 of
+     * 128) the same: fp16 0.227 / 0.263, bf16 0.225 / 0.261, TF32 0.452 / 0.424. */
     if (BR == 256 && !bi && es == 2 && a.ps > 1 && (a.ps % 2 || a.L_out % 2 || a.p % 2)) BR = 128, MQ = 2;
     const char *tv = getenv("CONVT1D_WGMMA_RS_TILE");
     bool forced = false;

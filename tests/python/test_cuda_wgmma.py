@@ -4,7 +4,7 @@ On an sm_90 GPU these take that kernel (groups 1, above the tiny-problem size), 
 CONVT1D_WGMMA=1 (and each tile width with CONVT1D_WGMMA_BR) and by the shipped heuristic; elsewhere the
 mma.sync kernel, and the checks hold the same. Each shape hits one of its cases: channel counts that are
 not multiples of the channel chunk or of the 64/128/256-row tile, merged strides 2..16 (3, 5, 7 leave
-rows of a tile unused) with dilation and padding, output_padding, input and output lengths that are not
+rows of a tile to spare rows, test_wgmma_rs_spare_rows) with dilation and padding, output_padding, input and output lengths that are not
 multiples of 8, an input that is not 16-byte aligned, many taps at stride 1, bias, and the stride-1
 grad_input that runs the forward on the adjoint weights. The register-A variant (fwd_wgmma_rs_kernel, x
 read in place: CONVT1D_WGMMA_RS=1 and its tiles with CONVT1D_WGMMA_RS_TILE) runs the same matrix; shapes
