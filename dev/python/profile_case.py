@@ -1,6 +1,7 @@
 """Run one suite shape's forward or one gradient a few times, the last call inside cudaProfilerStart/Stop,
 for Nsight Compute (--profile-from-start off). Used by scripts/gpu_profile.sh. With "times" after the mode:
-the last call under torch.profiler instead, printing each kernel it ran and its GPU time.
+the last call under torch.profiler instead, printing each kernel it ran, its GPU time and its start and end
+(ms from the first kernel's start: kernels on a side stream show their overlap).
 
     python dev/python/profile_case.py kernelbench_64 fwd|bwd_input|bwd_weight fp32|fp32_strict|fp16|bf16 [times]
 """
@@ -40,9 +41,11 @@ if sys.argv[4:5] == ["times"]:
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         call()
         torch.cuda.synchronize()
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            print(f"{name} {kind} {mode} {e.device_time / 1e3:8.3f} ms  {e.name[:110]}")
+    ev = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    t0 = min(e.time_range.start for e in ev) if ev else 0
+    for e in ev:  # GPU time, then start and end from the first kernel's start (overlap of side-stream kernels)
+        print(f"{name} {kind} {mode} {e.device_time / 1e3:8.3f} ms  [{(e.time_range.start - t0) / 1e3:7.3f}, "
+              f"{(e.time_range.end - t0) / 1e3:7.3f}] {e.name[:100]}")
     sys.exit(0)
 torch.cuda.cudart().cudaProfilerStart()
 call()
