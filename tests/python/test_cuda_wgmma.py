@@ -272,6 +272,58 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
+# The packed weights (pack_weights, wgmma_transpose_kernel<TY, true>): 16-bit weights go by pairs of elements where the
+# columns (C_out*K, or K for the adjoint) are even and w is 4-byte aligned, else by single elements; the zeroing pass is
+# skipped where the scatter covers the packed tensor (C_in a whole number of chunks and C_out*K = T*M_pad rows). Layers
+# for each: pairs and covered (s8), pairs with padding rows (s3, 37 channels), single elements (C_out*K odd), w one
+# element into its buffer (single elements), the stride-1 grad_input's adjoint weights with K even (pairs) and odd.
+PACK = [
+    shape("pack_s8_covered", 2, 128, 64, 16, 256, stride=8, padding=4),
+    shape("pack_s3_padded_rows", 2, 40, 38, 9, 256, stride=3, padding=1),
+    shape("pack_s3_odd_columns", 2, 40, 37, 9, 256, stride=3, padding=1),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("w_view", [False, True], ids=["w_aligned", "w_one_element_in"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+@pytest.mark.parametrize("c", PACK, ids=[c["name"] for c in PACK])
+def test_wgmma_rs_pack(c, dtype, tol, tf32, w_view, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    if w_view:
+        store = torch.empty(w.numel() + 1, dtype=dtype, device="cuda")
+        wv = store[1:].view(w.shape)
+        wv.copy_(w)
+        w = wv
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("K", [4, 5])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+def test_wgmma_rs_pack_adjoint(K, dtype, tol, tf32, monkeypatch):
+    # stride-1 grad_input = the register-A forward on the adjoint weights (packed with adj: K columns per row)
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "0")
+    c = shape("adj", 2, 64, 96, K, 2048, padding=1, bias=False)
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    xr = x.clone().requires_grad_()
+    y = convt1d.conv_transpose1d(xr, w, b, **kwargs(c))
+    gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+    (gx,) = torch.autograd.grad(y, xr, gy)
+    x64 = x.double().requires_grad_()
+    (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
+    assert torch.isfinite(gx).all() and rel_err(gx, gx64) <= tol
+
+
 # One-phase layers (dilation a multiple of the stride >= 2) on the register-A kernel (convt1d_fwd_wgmma_one_phase,
 # CONVT1D_WGMMA_RS_OP=1): phase 0 as a stride-1 GEMM with its outputs s apart, the staged rows carrying the bias
 # between them. y poisoned, against float64; the kernel must run where x's rows are whole 16-byte pieces (TMA), and
@@ -851,6 +903,9 @@ def test_wgmma_planes_units(c, dtype, tol, tf32, general, monkeypatch):
 EDGE = [  # L = 256: plane positions 0..256, so the last tile holds one at 128 and at 256 positions per tile
     shape("edge_s8_four_columns", 3, 128, 72, 16, 256, stride=8, padding=4),  # o = 2044..2047, ragged C_out
     shape("edge_s4_batch18", 18, 64, 32, 8, 256, stride=4, padding=2),        # three passes of 8 samples
+    # eight plane positions in the last tile: o = 511..525, four blocks of 4 columns; x's columns 12 per block, so 106
+    # input channels per staged chunk and 320 channels in four chunks
+    shape("edge_s2_k18_fifteen_columns", 2, 320, 40, 18, 256, stride=2, padding=1),
 ]
 
 
