@@ -1146,38 +1146,6 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
             for (int e = 0; e < VE; ++e) v[e] = wg_type<TY>::to_f(tile[rr + e][i]);
             store_vec<TY>(dst + (b * cols + c) * pitch + r, v, small_off);
         }
-    } else if (sizeof(T) == 2 && pm.xg <= 1 && (cols & 1) == 0 && ((uintptr_t)s & 3) == 0) {
-        /* The 16-bit weights by pairs: two adjacent columns in one 4-byte load, two adjacent channel rows (ci, ci + 1,
-         * adjacent in the packed row) in one 4-byte store; by single elements the pack moved 1.25 TB/s on codec_dec_s8
-         * (61 us for 38 MB each way, run 286). Rows past `rows` load as zeros, so a pair's second row past the
-         * layer's channels writes a zero into the packed row's padding (cin_pad is a multiple of 64). */
-        typedef typename std::conditional<sizeof(T) == 2, uint32_t, uint64_t>::type P2;
-#pragma unroll
-        for (int i = threadIdx.y; i < 64; i += 8) {
-            const int r = r0 + i, c = c0 + 2 * tx;
-            union {
-                P2 u;
-                T e[2];
-            } v;
-            v.u = 0;
-            if (r < rows && c < cols) v.u = *reinterpret_cast<const P2 *>(s + (int64_t)r * cols + c); /* c + 1 < cols */
-            tile[i][2 * tx] = v.e[0];
-            tile[i][2 * tx + 1] = v.e[1];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int i = threadIdx.y; i < 64; i += 8) {
-            const int c = c0 + i, r = r0 + 2 * tx;
-            if (c >= cols || r >= dst_cols) continue;
-            const int64_t drow = adj ? pm.row((int)b, pm.K - 1 - c) : pm.row(c / pm.K, c % pm.K);
-            union {
-                P2 u;
-                T e[2];
-            } v;
-            v.e[0] = tile[2 * tx][i];
-            v.e[1] = tile[2 * tx + 1][i];
-            *reinterpret_cast<P2 *>(dst + drow * pitch + r) = v.u;
-        }
     } else { /* the weights: scalar, scattered rows (small) */
 #pragma unroll
         for (int i = threadIdx.y; i < 64; i += 8) {

@@ -272,15 +272,15 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
     assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
 
 
-# The packed weights (pack_weights, wgmma_transpose_kernel<TY, true>): 16-bit weights go by pairs of elements where the
-# columns (C_out*K, or K for the adjoint) are even and w is 4-byte aligned, else by single elements; the zeroing pass is
-# skipped where the scatter covers the packed tensor (C_in a whole number of chunks and C_out*K = T*M_pad rows). Layers
-# for each: pairs and covered (s8), pairs with padding rows (s3, 37 channels), single elements (C_out*K odd), w one
-# element into its buffer (single elements), the stride-1 grad_input's adjoint weights with K even (pairs) and odd.
+# The packed weights (pack_weights): the zeroing pass before the scatter is skipped where the scatter covers the packed
+# tensor (C_in a whole number of channel chunks and C_out*K = T*M_pad rows, session 26). Layers: covered (s8: 2 taps x 8
+# phases x 64 channels in 4 whole row tiles), padding rows and channels (s3, 38 channels in a 128-row tile of 126, C_in
+# 96), taps without weights (s2 dilated 2: phase 1 has none); w aligned or one element into its buffer; and the stride-1
+# grad_input's adjoint weights (test_wgmma_rs_pack_adjoint: covered at 128 channels, padded at 72).
 PACK = [
     shape("pack_s8_covered", 2, 128, 64, 16, 256, stride=8, padding=4),
-    shape("pack_s3_padded_rows", 2, 40, 38, 9, 256, stride=3, padding=1),
-    shape("pack_s3_odd_columns", 2, 40, 37, 9, 256, stride=3, padding=1),
+    shape("pack_s3_padded", 2, 96, 38, 9, 2048, stride=3, padding=1),
+    shape("pack_s2_dilated_empty_taps", 2, 64, 48, 4, 2048, stride=2, padding=1, dilation=2),
 ]
 
 
@@ -305,14 +305,15 @@ def test_wgmma_rs_pack(c, dtype, tol, tf32, w_view, monkeypatch):
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("K", [4, 5])
+@pytest.mark.parametrize("cin", [128, 72])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
-def test_wgmma_rs_pack_adjoint(K, dtype, tol, tf32, monkeypatch):
-    # stride-1 grad_input = the register-A forward on the adjoint weights (packed with adj: K columns per row)
+def test_wgmma_rs_pack_adjoint(cin, dtype, tol, tf32, monkeypatch):
+    # stride-1 grad_input = the register-A forward on the adjoint weights (packed with adj), whose rows are the layer's
+    # C_in: 128 fill one 128-row tile (covered), 72 leave padding rows
     torch.backends.cudnn.allow_tf32 = tf32
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
     monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "0")
-    c = shape("adj", 2, 64, 96, K, 2048, padding=1, bias=False)
+    c = shape("adj", 2, cin, 64, 4, 2048, padding=1, bias=False)
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     xr = x.clone().requires_grad_()
@@ -903,8 +904,7 @@ def test_wgmma_planes_units(c, dtype, tol, tf32, general, monkeypatch):
 EDGE = [  # L = 256: plane positions 0..256, so the last tile holds one at 128 and at 256 positions per tile
     shape("edge_s8_four_columns", 3, 128, 72, 16, 256, stride=8, padding=4),  # o = 2044..2047, ragged C_out
     shape("edge_s4_batch18", 18, 64, 32, 8, 256, stride=4, padding=2),        # three passes of 8 samples
-    # eight plane positions in the last tile: o = 511..525, four blocks of 4 columns; x's columns 12 per block, so 106
-    # input channels per staged chunk and 320 channels in four chunks
+    # eight plane positions in the last tile: o = 511..525, 15 columns, nine taps of which one or two reach each
     shape("edge_s2_k18_fifteen_columns", 2, 320, 40, 18, 256, stride=2, padding=1),
 ]
 
