@@ -4,11 +4,12 @@
  * The register-A wgmma forward drops a last position tile that holds a few valid positions when that saves a
  * round of its persistent grid (codec_dec_s8: 1025 plane positions per sample, the ninth tile holds one; fwd_wgmma.cu,
  * run_rs), and this kernel writes those outputs. It is small work (codec_dec_s8: 4 columns, 75 MFLOP) read from
- * a sliver of x and the weights once: one block per (32 output channels, output column); x's column staged in shared
- * memory with all its loads in flight, the lanes over the output channels, the 32 warps over the input channels (many
- * independent weight loads per thread: a first version with 8 warps walked its channels one dependent load after
- * another and took ~250 us on codec_dec_s8, run 144), the samples' sums in registers, the warps' partial sums added in
- * a fixed order through shared memory (deterministic); fp32 sums (fp64 has its own kernels and never comes here). */
+ * a sliver of x and the weights once: one block per (32 output channels, output column, 8 samples); x's column staged
+ * in shared memory with all its loads in flight, the lanes over the output channels, the 32 warps over the input
+ * channels (many independent weight loads per thread: a first version with 8 warps walked its channels one dependent
+ * load after another and took ~250 us on codec_dec_s8, run 144), the samples' sums in registers, the warps' partial
+ * sums added in a fixed order through shared memory (deterministic); fp32 sums (fp64 has its own kernels and never
+ * comes here). */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -37,7 +38,9 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int co = blockIdx.x * 32 + lane, o = a.o_lo + (int)blockIdx.y;
     const bool co_ok = co < a.cout;
-    for (int n0 = 0; n0 < a.N; n0 += kNB) {
+    { /* one group of kNB samples per block (blockIdx.z): passes over the groups inside one block ran one after another
+       * (run 292: hifigan_up1's 16 samples in two passes left the edge 11 us past the forward in bf16) */
+        const int n0 = (int)blockIdx.z * kNB;
         float acc[kNB];
 #pragma unroll
         for (int i = 0; i < kNB; ++i) acc[i] = 0.f;
@@ -78,7 +81,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
 
 template <typename T>
 convt1d_status launch(const EdgeArgs &a, const void *x, const void *w, const void *bias, void *y, cudaStream_t stream) {
-    const dim3 grid((unsigned)((a.cout + 31) / 32), (unsigned)(a.L_out - a.o_lo));
+    const dim3 grid((unsigned)((a.cout + 31) / 32), (unsigned)(a.L_out - a.o_lo), (unsigned)((a.N + kNB - 1) / kNB));
     fwd_edge_kernel<T><<<grid, kWarps * 32, 0, stream>>>(a, (const T *)x, (const T *)w, (const T *)bias, (T *)y);
     return convt1d_cuda_check("forward (edge columns): launch");
 }
@@ -89,7 +92,7 @@ convt1d_status convt1d_fwd_edge(const convt1d_problem &pr, const void *x, const 
                                 int64_t o_lo, cudaStream_t stream) {
     const convt1d_params &P = pr.p;
     if (P.groups != 1 || o_lo < 0 || o_lo >= pr.out_length || pr.out_length - o_lo > 65535 || P.in_length > INT32_MAX ||
-        pr.out_length > INT32_MAX || P.batch > INT32_MAX || P.padding > INT32_MAX / 4 ||
+        pr.out_length > INT32_MAX || P.batch > 65535 * (int64_t)kNB || P.padding > INT32_MAX / 4 ||
         (P.kernel_size - 1) * P.dilation > INT32_MAX / 4)
         return CONVT1D_ERROR_NOT_SUPPORTED;
     EdgeArgs a;
