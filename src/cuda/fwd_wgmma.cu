@@ -822,10 +822,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         T *y = static_cast<T *>(a.y);
         /* Spare rows (forward, ps > 1; run_rs, Session 26): the rows ml >= RT = R*ps past a tile's whole channels hold
          * phase rows of the channels past r_tiles*R, the e-th such row (e counted over the tiles' spare rows in tile
-         * order) being phase e % ps of channel r_tiles*R + e / ps. Fewer than 8 spare rows per tile (run_rs), so they
+         * order) being phase e % ps of channel r_tiles*R + e / ps. At most 8 spare rows per tile (run_rs), so they
          * sit in the last 8-row group (i = BR/8 - 1) only, and only that group's unrolled copy carries this code.
-         * Stored one element each, straight from the accumulators (1/(R*ps + 1) of the tile's outputs or less). Where
-         * run_rs leaves them off, r_tiles*R >= cout and nothing is stored. */
+         * Stored one element each, straight from the accumulators (at most 8 of the tile's BR rows). Where run_rs
+         * leaves them off, r_tiles*R >= cout and nothing is stored. */
         auto spare_row = [&](int i, int u, int ml, int RT) {
             if constexpr (!BI) {
                 const int e = rt * (BR - RT) + (ml - RT), ce = e / a.ps, r = e - ce * a.ps;
@@ -1961,7 +1961,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * unused, the channels past r_tiles*R fill them as single phase rows (PackMap::xc0, the kernel's spare_row), so
      * the rows take ceil(M / BR) tiles, not ceil(C_out / R): codec_dec_s5 (256 channels x 5 phases) 5 row tiles of
      * 256 instead of 6 (the sixth held one channel), 10 of 128 instead of 11. The kernel looks for them in the last
-     * 8-row group only: up to 8 spare rows (strides up to 9). CONVT1D_WGMMA_RS_SPARE=0: whole channels only (A/B). */
+     * 8-row group only: up to 8 spare rows (every stride up to 9, larger ones where BR mod s <= 8).
+     * CONVT1D_WGMMA_RS_SPARE=0: whole channels only (A/B). */
     {
         const char *sv = getenv("CONVT1D_WGMMA_RS_SPARE");
         if (a.ps > 1 && BR - RT > 0 && BR - RT <= 8 && !(sv && sv[0] == '0')) a.r_tiles = (M + BR - 1) / BR;
