@@ -61,6 +61,21 @@ def poison_then_run(x, w, b, c):
     return convt1d.conv_transpose1d(x, w, b, **kwargs(c))
 
 
+def profiled_forward(x, w, b, c):
+    """poison_then_run under the profiler: (y, the names of the kernels that computed it)."""
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    return out["y"], names
+
+
+def one_element_in(t):
+    """A copy of t that starts one element into its buffer (so not 16-byte aligned)."""
+    store = torch.empty(t.numel() + 1, dtype=t.dtype, device=t.device)
+    v = store[1:].view(t.shape)
+    v.copy_(t)
+    return v
+
+
 # (dtype, tolerance, cudnn.allow_tf32): fp32 runs as TF32 and, with TF32 off, as split TF32 (fp32-accurate).
 DTYPES = [pytest.param(torch.float16, 2e-3, True, id="f16"), pytest.param(torch.bfloat16, 1e-2, True, id="bf16"),
           pytest.param(torch.float32, 5e-3, True, id="tf32"), pytest.param(torch.float32, 1e-5, False, id="strict")]
@@ -136,9 +151,7 @@ def test_wgmma_unaligned_input(dtype, tol, tf32, monkeypatch):
     c = SHAPES[3]
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    store = torch.empty(x.numel() + 1, dtype=dtype, device="cuda")
-    xs = store[1:].view(x.shape)
-    xs.copy_(x)
+    xs = one_element_in(x)
     assert xs.data_ptr() % 16 != 0
     y = poison_then_run(xs, w, b, c)
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
@@ -180,10 +193,9 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
     for forced in ((False, True) if shipped else (True,)):
         if forced:
             monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
-        out = {}
-        names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+        y, names = profiled_forward(x, w, b, c)
         assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-        assert rel_err(out["y"], ref(x, w, b, c)) <= tol
+        assert rel_err(y, ref(x, w, b, c)) <= tol
 
 
 def rs_kernel_args(name):
@@ -229,12 +241,11 @@ def test_wgmma_rs_pairs(c, dtype, tol, pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS", "1" if pick == "forced" else "0")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    y, names = profiled_forward(x, w, b, c)
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
     expected = pick != "off"
     assert rs_pairs_ran(names) == expected, names
-    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 # Spare rows (Session 26): strides that leave BR - R*s rows of a register-A tile unused (R = BR // s whole channels)
@@ -265,11 +276,10 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
         set_pick(pick, monkeypatch)
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    y, names = profiled_forward(x, w, b, c)
     if pick in ("rs", "nospare"):
         assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 # The packed weights (pack_weights): the zeroing pass before the scatter is skipped where the scatter covers the packed
@@ -294,14 +304,10 @@ def test_wgmma_rs_pack(c, dtype, tol, tf32, w_view, monkeypatch):
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     if w_view:
-        store = torch.empty(w.numel() + 1, dtype=dtype, device="cuda")
-        wv = store[1:].view(w.shape)
-        wv.copy_(w)
-        w = wv
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+        w = one_element_in(w)
+    y, names = profiled_forward(x, w, b, c)
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
@@ -352,13 +358,12 @@ def test_wgmma_rs_one_phase(c, dtype, tol, tf32, monkeypatch):
     monkeypatch.setenv("CONVT1D_WGMMA_RS_OP", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    y, names = profiled_forward(x, w, b, c)
     es = torch.tensor([], dtype=dtype).element_size()
     if c["L"] * es % 16 == 0:
         assert any("fwd_wgmma_rs_kernel" in n for n in names), names
         assert not any("phase_fused" in n for n in names), names
-    assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
@@ -371,12 +376,11 @@ def test_wgmma_rs_one_phase_default(dtype, tol, tf32):
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     for c, big in ((OP_SHAPES[1], True), (OP_SHAPES[0], False)):
         x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-        out = {}
-        names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+        y, names = profiled_forward(x, w, b, c)
         if big:
             assert any("fwd_wgmma_rs_kernel" in n for n in names) == (not tf32), names
         assert any("fwd_phase_fused" in n for n in names) == (big and tf32), names
-        assert torch.isfinite(out["y"]).all() and rel_err(out["y"], ref(x, w, b, c)) <= tol
+        assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 def grad_input_profiled(c, dtype):
@@ -591,11 +595,10 @@ def test_wgmma_rs_forward_grouped(c, dtype, tol, tf32, pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    y, names = profiled_forward(x, w, b, c)
     y64 = ref(x.double(), w.double(), None if b is None else b.double(), c)
-    assert out["y"].dtype == dtype and torch.isfinite(out["y"]).all()
-    assert rel_err(out["y"], y64) <= tol
+    assert y.dtype == dtype and torch.isfinite(y).all()
+    assert rel_err(y, y64) <= tol
     es, macs = x.element_size(), c["N"] * c["L"] * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"]
     if pick == "forced":  # x by TMA boxes: rows a 16-byte multiple
         taken = group_views_aligned(c, es, (c["L"] * es,)) and macs >= 1 << 25
@@ -922,11 +925,9 @@ def test_wgmma_rs_edge(c, dtype, tol, tf32, edge, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA_RS_EDGE_BESIDE", "0")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    y, names = profiled_forward(x, w, b, c)
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
     assert any("fwd_edge_kernel" in n for n in names) == (edge != "off"), names
-    y = out["y"]
     assert y.dtype == dtype and torch.isfinite(y).all()
     assert rel_err(y, ref(x, w, b, c)) <= tol
 
@@ -964,9 +965,7 @@ def test_wgmma_rs_edge_shipped_codec(dtype, tol):
     c = shape("codec_dec_s8", 8, 1536, 768, 16, 1024, stride=8, padding=4)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda")
     w = w * 0.1
-    out = {}
-    names = kernels_run(lambda: out.setdefault("y", poison_then_run(x, w, b, c)))
+    y, names = profiled_forward(x, w, b, c)
     if torch.cuda.get_device_properties(0).multi_processor_count == 132:  # H100 SXM / H200: 14 -> 12 rounds
         assert any("fwd_edge_kernel" in n for n in names), names
-    y = out["y"]
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
