@@ -135,6 +135,9 @@ struct WgArgs {
     /* 16-bit forward without position pairs (phase-merged rows), TMA boxes: taps whose shift is a multiple of 8 load
      * their A fragments with ldmatrix (fwd_wgmma_rs_kernel LDM; CONVT1D_WGMMA_RS_LDM=0: never, A/B). */
     int ldm;
+    /* TF32 forward with TMA staging: the input boxes rounded to TF32 once per stage in shared memory by the producer
+     * warpgroup's idle warps (fwd_wgmma_rs_kernel RX), not per use in the fragments (Session 27; run_rs decides). */
+    int rx;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -370,10 +373,34 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * The fragments are read with ld.shared from 32-bit addresses and the waits sleep (suspend-time hint):
  * as generic loads and polling waits the kernel was issue-bound (run 46). */
 constexpr int kThreadsRS = 3 * 128;
-constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 136 of its 1024) */
+constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 200 of its 1024: full, empty, ready x 8, wres) */
 
 
-template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW>
+#if CONVT1D_WG_DEVICE
+/* fwd_wgmma_rs_kernel RX: the rounding warps' loop (96 threads, t = 0..95). Stage s's nv 16-byte pieces from x0 + s*sb
+ * (its input boxes) each get half a TF32 ulp added, once the stage is full; then the thread arrives on the stage's ready
+ * barrier. The proxy fence orders these generic stores before the TMA's later refill of the stage. Not inlined: inside
+ * the kernel, the loop made ptxas spill in the producer's 56 registers (every RX instantiation). */
+__device__ __noinline__ void round_boxes_tf32(uint32_t full0, uint32_t rdy0, uint32_t x0, int sb, int stages, int nv,
+                                              int n_it, int t) {
+    for (int it = 0; it < n_it; ++it) {
+        const int s = it % stages;
+        mbar_wait(full0 + 8 * s, (it / stages) & 1);
+        const uint32_t xb = x0 + s * sb;
+        for (int v = t; v < nv; v += 96) {
+            uint32_t w0, w1, w2, w3;
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(xb + 16 * v));
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(xb + 16 * v), "r"(w0 + 0x1000u), "r"(w1 + 0x1000u),
+                         "r"(w2 + 0x1000u), "r"(w3 + 0x1000u)
+                         : "memory");
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        mbar_arrive(rdy0 + 8 * s);
+    }
+}
+#endif
+
+template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, bool RX>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -385,6 +412,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * g and g + 8, so a thread holds neighbours: its A pairs come in one 32-bit load where the tap shift is even,
      * and its two outputs per row go out in one 32-bit store (whole 32-byte sectors per row and instruction). */
     static_assert(!PAIRS || (HALF && !BI), "position pairs: 16-bit forward only");
+    /* RX (TF32 forward, TMA staging only: the host's rule, WgArgs::rx): the producer warpgroup's warps 1-3, idle while
+     * warp 0's one thread issues the TMA copies, round each stage's input boxes to TF32 in place (+ half an ulp; the
+     * MMA ignores the 13 low bits) and then arrive on the stage's ready barrier, which the consumers wait for after
+     * the full one. The fragments are then plain loads, issued a k-step ahead (PREF) as in 16-bit: where each use
+     * rounded, the adds waited on the loads (run 214) and loads ahead made them wait behind the MMAs (run 215). */
+    static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
@@ -422,6 +455,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         return r;
     };
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
+    const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
@@ -431,6 +465,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
+            if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
         }
         if (a.wres) mbar_init(wbar, 1);
         if (a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
@@ -541,6 +576,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
                 }
             }
+        } else if (RX && ptid >= 32) {
+            /* The rounding warps (RX above), over the block's stages in order: its tiles blockIdx.x, + gridDim.x, ...
+             * times the chunks (grid <= tiles). */
+            round_boxes_tf32(full0, rdy0, sbase + XOFF, a.sb, a.stages, NBOX * XB / 16,
+                             (int)((tiles - 1 - blockIdx.x) / gridDim.x + 1) * a.nchunk, ptid - 32);
         }
         return;
     }
@@ -613,11 +653,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             b = __float_as_uint(big);
             sm_ = __float_as_uint(E::op_fast(v - big));
         } else {
-#if CONVT1D_EXP_NOROUND
-            b = __float_as_uint(v);
-#else
-            b = __float_as_uint(v) + 0x1000u;
-#endif
+            b = RX ? __float_as_uint(v) : __float_as_uint(v) + 0x1000u; /* RX: rounded in shared memory */
         }
     };
     /* The A fragment of tile mq, tap shift sh (columns), k-step kk of the stage at shared address sp:
@@ -635,10 +671,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * 0.435, hifigan_up4 bf16 0.678 / 0.692, hifigan_up2 bf16 0.725 / 0.743, codec_dec_s5 bf16 0.292 / 0.297, the
      * stride-8 layers within 1%; but TF32 KernelBench 74 0.741 / 0.711 (its rounding adds then wait behind the
      * MMA issue instead of the loads), so fp32 keeps them in turn. */
-#ifndef CONVT1D_EXP_PREF32
-#define CONVT1D_EXP_PREF32 0
-#endif
-    constexpr bool PREF = (HALF || (CONVT1D_EXP_PREF32 && TY == WG_TF32)) && !(MQ == 2 && BR == 128 && (PAIRS || BI));
+    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX;
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -731,6 +764,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
             const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
             mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
+            if constexpr (RX) mbar_wait(rdy0 + 8 * s, (it / a.stages) & 1);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
@@ -1459,9 +1493,13 @@ cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const Wg
                         cudaStream_t stream) {
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
-            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW>>(dim3(grid), kThreadsRS, smem, stream, tmx,
-                                                                                      tmw, a);
-    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false, VIEW>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream,
+                                                                                             tmx, tmw, a);
+    if constexpr (!BI && TY == WG_TF32)
+        if (a.rx)
+            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, false, VIEW, true>>(dim3(grid), kThreadsRS, smem, stream,
+                                                                                             tmx, tmw, a);
+    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
 }
 template <int TY, int BR, int MQ, bool BI>
 cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
@@ -1994,6 +2032,15 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         const char *lv = getenv("CONVT1D_WGMMA_RS_LDM");
         a.ldm = !(lv && lv[0] == '0');
     }
+    /* TF32 input boxes rounded once per stage (WgArgs::rx), where TMA stages them; not on the stride-1 128x2 tile
+     * (KernelBench 64), which lost with the fragments unrounded and loaded ahead (run 295, ms, means of 3 processes:
+     * 1.969 against 1.945), where KernelBench 74 (64x2) gained 0.666 -> 0.628 and hifigan_up2 (128x2, stride 8) 1.180
+     * -> 1.153. CONVT1D_WGMMA_RS_RX=0/1: never / wherever TMA stages (A/B, tests). */
+    {
+        const char *rv = getenv("CONVT1D_WGMMA_RS_RX");
+        const bool can = TY == WG_TF32 && a.xstage == XS_TMA;
+        a.rx = can && (rv && rv[0] ? rv[0] == '1' : !(BR == 128 && MQ == 2 && a.ps == 1 && a.os == 1));
+    }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
     int64_t o_lo = view ? -1 : rs_edge_drop(pr, a, MQ, q_max, &only_beside);
@@ -2267,6 +2314,7 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     WgArgs a;
     a.xg = 1;
     a.ldm = 0;
+    a.rx = 0;
     a.bias = bias;
     a.y = y;
     a.cout = (int)pr.p.out_channels;
@@ -2416,6 +2464,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     WgArgs a;
     a.xg = 1;
     a.ldm = 0;
+    a.rx = 0;
     a.bias = nullptr;
     a.y = grad_x;
     a.cout = cin_g;

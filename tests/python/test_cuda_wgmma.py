@@ -199,9 +199,9 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
 
 
 def rs_kernel_args(name):
-    """The template arguments of a fwd_wgmma_rs_kernel<TY, BR, MQ, BI, PAIRS, VIEW> name, demangled or not, as
-    strings ("0", "128", "2", "false", "true", "false"); None for another kernel. Session 24 appended VIEW, after which
-    a test for the name's tail ("false, true>") no longer found PAIRS (run 276)."""
+    """The template arguments of a fwd_wgmma_rs_kernel<TY, BR, MQ, BI, PAIRS, VIEW, RX> name, demangled or not, as
+    strings ("0", "128", "2", "false", "true", "false", "false"); None for another kernel. Session 24 appended VIEW,
+    after which a test for the name's tail ("false, true>") no longer found PAIRS (run 276); Session 27 appended RX."""
     import re
     m = re.search(r"fwd_wgmma_rs_kernel<([^>]*)>", name)
     if m:
@@ -213,12 +213,16 @@ def rs_kernel_args(name):
 
 
 def test_rs_kernel_args():
-    demangled = "void (anonymous namespace)::fwd_wgmma_rs_kernel<0, 128, 2, false, true, false>(CUtensorMap_st, ...)"
-    mangled = "_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi1ELi64ELi2ELb0ELb0ELb1EEEv14CUt"
-    assert rs_kernel_args(demangled) == ["0", "128", "2", "false", "true", "false"]
-    assert rs_kernel_args(mangled) == ["1", "64", "2", "false", "false", "true"]
+    demangled = "void (anonymous namespace)::fwd_wgmma_rs_kernel<0, 128, 2, false, true, false, false>(CUtensorMap_st, ...)"
+    mangled = "_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi1ELi64ELi2ELb0ELb0ELb1ELb0EEEv14CUt"
+    assert rs_kernel_args(demangled) == ["0", "128", "2", "false", "true", "false", "false"]
+    assert rs_kernel_args(mangled) == ["1", "64", "2", "false", "false", "true", "false"]
     assert rs_kernel_args("void other_kernel<1>()") is None
     assert rs_pairs_ran([demangled]) and not rs_pairs_ran([mangled])
+    rx = "void (anonymous namespace)::fwd_wgmma_rs_kernel<2, 64, 2, false, false, false, true>(CUtensorMap_st, ...)"
+    rx_mangled = "_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi2ELi64ELi2ELb0ELb0ELb0ELb1EEEv14"
+    assert rs_kernel_args(rx) == rs_kernel_args(rx_mangled) == ["2", "64", "2", "false", "false", "false", "true"]
+    assert rs_rx_ran([rx]) and rs_rx_ran([rx_mangled]) and not rs_rx_ran([demangled, mangled])
 
 
 def rs_pairs_ran(names):
@@ -329,6 +333,54 @@ def test_wgmma_rs_pack_adjoint(cin, dtype, tol, tf32, monkeypatch):
     x64 = x.double().requires_grad_()
     (gx64,) = torch.autograd.grad(ref(x64, w, b, c), x64, gy.double())
     assert torch.isfinite(gx).all() and rel_err(gx, gx64) <= tol
+
+
+# TF32 input boxes rounded once per stage in shared memory (Session 27: fwd_wgmma_rs_kernel RX, CONVT1D_WGMMA_RS_RX).
+# The rounding is the one the fragments did per use (+ half a TF32 ulp), and the MMAs run in the same order, so y must
+# be bitwise equal with it on and off; and within TF32's tolerance of float64. Layers: stride 1 at 64 / 128 rows
+# (KernelBench 74 / 64 like: the default leaves 64's 128x2 tile unrounded, forced here), the phase-merged rows of
+# stride 8 (256x1) and stride 2 (128x2), a last chunk half empty (C_in 40: two k-steps of four), and a one-phase layer
+# (outputs s apart); each at the tile picks and options that change the stages the rounding warps walk (resident
+# weights: input-only stages; ping-pong: one box per stage; staged or direct epilogue). x one element into its buffer:
+# TMA cannot stage it, so the kernel keeps per-use rounding.
+RX_SHAPES = [
+    shape("rx_s1_d3_64rows", 2, 32, 64, 5, 4096, padding=2, dilation=3, bias=False),
+    shape("rx_s1_128rows", 2, 128, 128, 3, 2048, bias=False),
+    shape("rx_s8_256rows", 2, 96, 256, 16, 256, stride=8, padding=4),
+    shape("rx_s2_128rows", 2, 128, 64, 4, 4096, stride=2, padding=1),
+    shape("rx_cin40_half_chunk", 3, 40, 48, 3, 1024, stride=2, padding=1),
+    shape("rx_one_phase", 2, 32, 64, 3, 4096, stride=2, padding=1, dilation=2, bias=False),
+]
+
+
+def rs_rx_ran(names):
+    """Whether the register-A forward ran with its input boxes rounded in shared memory (RX template argument)."""
+    return any((rs_kernel_args(n) or [""] * 7)[6:7] == ["true"] for n in names)
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["rs", "rs64x1", "rs64x2", "rs128x1", "rs128x2", "rs256x1", "rswres", "rsnowres",
+                                  "rspp", "rsstaged", "rsdirect", "x_one_element_in"])
+@pytest.mark.parametrize("c", RX_SHAPES, ids=[c["name"] for c in RX_SHAPES])
+def test_wgmma_rs_rounded_boxes(c, pick, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = True
+    set_pick("rs" if pick == "x_one_element_in" else pick, monkeypatch)
+    if c["name"] == "rx_one_phase":
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_OP", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
+    if pick == "x_one_element_in":
+        x = one_element_in(x)
+    ys = {}
+    for rx in ("0", "1"):
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_RX", rx)
+        ys[rx], names = profiled_forward(x, w, b, c)
+        if pick in ("rs", "x_one_element_in"):
+            assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+        if any("fwd_wgmma_rs_kernel" in n for n in names):
+            assert rs_rx_ran(names) == (rx == "1" and pick != "x_one_element_in"), names
+    assert torch.equal(ys["0"], ys["1"])
+    assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= 5e-3
 
 
 # One-phase layers (dilation a multiple of the stride >= 2) on the register-A kernel (convt1d_fwd_wgmma_one_phase,
