@@ -138,6 +138,7 @@ struct WgArgs {
     /* TF32 forward with TMA staging: the input boxes rounded to TF32 once per stage in shared memory by the producer
      * warpgroup's idle warps (fwd_wgmma_rs_kernel RX), not per use in the fragments (Session 27; run_rs decides). */
     int rx;
+    int rx_tq, rx_tr; /* RX: tiles per block, tiles / grid, and the blocks below tiles % grid take one more (rs_launch) */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -578,9 +579,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
         } else if (RX && ptid >= 32) {
             /* The rounding warps (RX above), over the block's stages in order: its tiles blockIdx.x, + gridDim.x, ...
-             * times the chunks (grid <= tiles). */
+             * times the chunks (the count from the host: a 64-bit division here made ptxas spill). */
             round_boxes_tf32(full0, rdy0, sbase + XOFF, a.sb, a.stages, NBOX * XB / 16,
-                             (int)((tiles - 1 - blockIdx.x) / gridDim.x + 1) * a.nchunk, ptid - 32);
+                             (a.rx_tq + ((int)blockIdx.x < a.rx_tr)) * a.nchunk, ptid - 32);
         }
         return;
     }
@@ -1816,6 +1817,12 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *kv = getenv("CONVT1D_WGMMA_RS_SKEW");
     a.skew_ns = kv && kv[0] ? atoi(kv) : 0;
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
+    {
+        const int64_t all = (int64_t)a.q_tiles * a.r_tiles * a.N; /* the kernel's tile count (ping-pong tiles if pp) */
+        a.rx_tq = (int)std::min<int64_t>(all / grid, INT_MAX / 2);
+        a.rx_tr = (int)(all % grid);
+        if ((int64_t)(a.rx_tq + 1) * a.nchunk > INT_MAX / 2) a.rx = 0;
+    }
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
@@ -2032,14 +2039,16 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         const char *lv = getenv("CONVT1D_WGMMA_RS_LDM");
         a.ldm = !(lv && lv[0] == '0');
     }
-    /* TF32 input boxes rounded once per stage (WgArgs::rx), where TMA stages them; not on the stride-1 128x2 tile
-     * (KernelBench 64), which lost with the fragments unrounded and loaded ahead (run 295, ms, means of 3 processes:
-     * 1.969 against 1.945), where KernelBench 74 (64x2) gained 0.666 -> 0.628 and hifigan_up2 (128x2, stride 8) 1.180
-     * -> 1.153. CONVT1D_WGMMA_RS_RX=0/1: never / wherever TMA stages (A/B, tests). */
+    /* TF32 input boxes rounded once per stage (WgArgs::rx), where TMA stages them: by default on the stride-1 64-row
+     * tiles (KernelBench 74), the one kind of layer it pays on. Run 296 (ms, rotated, on / off): KernelBench 74 0.638 /
+     * 0.672; hifigan_up3 / up4 and grouped_g4 equal; but the phase-merged 256-row layers lose ~10% (upsample_x8 2.20 /
+     * 2.00, codec_dec_s8 1.30 / 1.16: their two 81 KB stages leave no room for the rounding pass between a stage's
+     * arrival and its use), hifigan_up2 (128x2, stride 8) 1.233 / 1.189, KernelBench 64 (128x2) 2.12 / 1.99.
+     * CONVT1D_WGMMA_RS_RX=0/1: never / wherever TMA stages (A/B, tests). */
     {
         const char *rv = getenv("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA;
-        a.rx = can && (rv && rv[0] ? rv[0] == '1' : !(BR == 128 && MQ == 2 && a.ps == 1 && a.os == 1));
+        a.rx = can && (rv && rv[0] ? rv[0] == '1' : BR == 64 && a.ps == 1 && a.os == 1);
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
