@@ -672,7 +672,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * 0.435, hifigan_up4 bf16 0.678 / 0.692, hifigan_up2 bf16 0.725 / 0.743, codec_dec_s5 bf16 0.292 / 0.297, the
      * stride-8 layers within 1%; but TF32 KernelBench 74 0.741 / 0.711 (its rounding adds then wait behind the
      * MMA issue instead of the loads), so fp32 keeps them in turn. */
-    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX;
+#ifndef EXP_RXPREF
+#define EXP_RXPREF 1
+#endif
+#ifndef EXP_RXWAIT
+#define EXP_RXWAIT 0
+#endif
+    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX && EXP_RXPREF;
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -786,6 +792,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
                         if constexpr (PREF) {
+                            if constexpr (RX && EXP_RXWAIT) wg_wait<0>();
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, 0, r[mq], al_const);
                         }
