@@ -417,7 +417,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * warp 0's one thread issues the TMA copies, round each stage's input boxes to TF32 in place (+ half an ulp; the
      * MMA ignores the 13 low bits) and then arrive on the stage's ready barrier, which the consumers wait for after
      * the full one. The fragments are then plain loads, issued a k-step ahead (PREF) as in 16-bit: where each use
-     * rounded, the adds waited on the loads (run 214) and loads ahead made them wait behind the MMAs (run 215). */
+     * rounded, the adds waited on the loads (run 214) and loads ahead made them wait behind the MMAs (run 215).
+     * Instantiated for 64-row tiles only, and taken by default on stride-1 layers (run_rs: KernelBench 74 3% faster; the
+     * 256-row phase-merged layers lose ~10%, their stages having no room for the pass). ptxas spills 84 bytes in these
+     * kernels' producer warpgroup (its TMA issue loop, around the 64-bit tile-index divisions); measured with them. */
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
@@ -672,13 +675,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * 0.435, hifigan_up4 bf16 0.678 / 0.692, hifigan_up2 bf16 0.725 / 0.743, codec_dec_s5 bf16 0.292 / 0.297, the
      * stride-8 layers within 1%; but TF32 KernelBench 74 0.741 / 0.711 (its rounding adds then wait behind the
      * MMA issue instead of the loads), so fp32 keeps them in turn. */
-#ifndef EXP_RXPREF
-#define EXP_RXPREF 1
-#endif
-#ifndef EXP_RXWAIT
-#define EXP_RXWAIT 0
-#endif
-    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX && EXP_RXPREF;
+    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX;
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -792,7 +789,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
                         if constexpr (PREF) {
-                            if constexpr (RX && EXP_RXWAIT) wg_wait<0>();
+                            /* RX: no MMA pending when a tap's first fragments load. The fragments are the loads
+                             * themselves (no assembly in between), and without this wait the previous tap's last
+                             * MMA could still read registers that these loads reuse: run 298 found such outputs
+                             * wrong (chunks of two k-steps: C_in 16, 48), and ptxas gave no warning. Run 299: KernelBench
+                             * 74 0.646 ms with the wait, 0.640 without, 0.664 with RX off. */
+                            if constexpr (RX) wg_wait<0>();
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, 0, r[mq], al_const);
                         }
@@ -1503,7 +1505,7 @@ cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const Wg
         if (a.pairs)
             return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream,
                                                                                              tmx, tmw, a);
-    if constexpr (!BI && TY == WG_TF32)
+    if constexpr (!BI && TY == WG_TF32 && BR == 64)
         if (a.rx)
             return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, false, VIEW, true>>(dim3(grid), kThreadsRS, smem, stream,
                                                                                              tmx, tmw, a);
@@ -2047,15 +2049,17 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         a.ldm = !(lv && lv[0] == '0');
     }
     /* TF32 input boxes rounded once per stage (WgArgs::rx), where TMA stages them: by default on the stride-1 64-row
-     * tiles (KernelBench 74), the one kind of layer it pays on. Run 296 (ms, rotated, on / off): KernelBench 74 0.638 /
+     * tiles (KernelBench 74), the one kind of layer it pays on. Run 296 (ms, rotated, on / off; before the kernel's wait at
+     * a tap's first loads, below): KernelBench 74 0.638 /
      * 0.672; hifigan_up3 / up4 and grouped_g4 equal; but the phase-merged 256-row layers lose ~10% (upsample_x8 2.20 /
      * 2.00, codec_dec_s8 1.30 / 1.16: their two 81 KB stages leave no room for the rounding pass between a stage's
      * arrival and its use), hifigan_up2 (128x2, stride 8) 1.233 / 1.189, KernelBench 64 (128x2) 2.12 / 1.99.
-     * CONVT1D_WGMMA_RS_RX=0/1: never / wherever TMA stages (A/B, tests). */
+     * With the wait that run 298's race asked for (the kernel's PREF), run 299: KernelBench 74 0.646 / 0.664, hifigan_up4
+     * equal. CONVT1D_WGMMA_RS_RX=0/1: never / on every 64-row tile TMA stages (A/B, tests). */
     {
         const char *rv = getenv("CONVT1D_WGMMA_RS_RX");
-        const bool can = TY == WG_TF32 && a.xstage == XS_TMA;
-        a.rx = can && (rv && rv[0] ? rv[0] == '1' : BR == 64 && a.ps == 1 && a.os == 1);
+        const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
+        a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1);
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
