@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Run 301 (session 27, final library 1882709: the rounded TF32 boxes on stride-1 64-row tiles): the committed results
+# (h100_fwd.json, h100_fwd_bwd.json); its tests ran in run 300.
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_LIBRARY=$PWD/.carry/libconvt1d.so CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
