@@ -380,8 +380,7 @@ constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at mo
 #if CONVT1D_WG_DEVICE
 /* fwd_wgmma_rs_kernel RX: the rounding warps' loop (96 threads, t = 0..95). Stage s's nv 16-byte pieces from x0 + s*sb
  * (its input boxes) each get half a TF32 ulp added, once the stage is full; then the thread arrives on the stage's ready
- * barrier. The proxy fence orders these generic stores before the TMA's later refill of the stage. Not inlined: inside
- * the kernel, the loop made ptxas spill in the producer's 56 registers (every RX instantiation). */
+ * barrier. The proxy fence orders these generic stores before the TMA's later refill of the stage. */
 __device__ __noinline__ void round_boxes_tf32(uint32_t full0, uint32_t rdy0, uint32_t x0, int sb, int stages, int nv,
                                               int n_it, int t) {
     for (int it = 0; it < n_it; ++it) {
@@ -419,8 +418,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * the full one. The fragments are then plain loads, issued a k-step ahead (PREF) as in 16-bit: where each use
      * rounded, the adds waited on the loads (run 214) and loads ahead made them wait behind the MMAs (run 215).
      * Instantiated for 64-row tiles only, and taken by default on stride-1 layers (run_rs: KernelBench 74 3% faster; the
-     * 256-row phase-merged layers lose ~10%, their stages having no room for the pass). ptxas spills 84 bytes in these
-     * kernels' producer warpgroup (its TMA issue loop, around the 64-bit tile-index divisions); measured with them. */
+     * 256-row phase-merged layers lose ~10%, their stages having no room for the pass). ptxas spills 20-84 bytes in three
+     * of the four RX kernels, in the producer warpgroup (its TMA issue loop, around the 64-bit tile-index divisions'
+     * calls; not without this branch, and neither a non-inlined rounding loop nor a host-side stage count changed it):
+     * measured with them. */
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
@@ -582,7 +583,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
         } else if (RX && ptid >= 32) {
             /* The rounding warps (RX above), over the block's stages in order: its tiles blockIdx.x, + gridDim.x, ...
-             * times the chunks (the count from the host: a 64-bit division here made ptxas spill). */
+             * times the chunks (the count from the host, WgArgs::rx_tq / rx_tr). */
             round_boxes_tf32(full0, rdy0, sbase + XOFF, a.sb, a.stages, NBOX * XB / 16,
                              (a.rx_tq + ((int)blockIdx.x < a.rx_tr)) * a.nchunk, ptid - 32);
         }
@@ -2049,13 +2050,12 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         a.ldm = !(lv && lv[0] == '0');
     }
     /* TF32 input boxes rounded once per stage (WgArgs::rx), where TMA stages them: by default on the stride-1 64-row
-     * tiles (KernelBench 74), the one kind of layer it pays on. Run 296 (ms, rotated, on / off; before the kernel's wait at
-     * a tap's first loads, below): KernelBench 74 0.638 /
-     * 0.672; hifigan_up3 / up4 and grouped_g4 equal; but the phase-merged 256-row layers lose ~10% (upsample_x8 2.20 /
-     * 2.00, codec_dec_s8 1.30 / 1.16: their two 81 KB stages leave no room for the rounding pass between a stage's
-     * arrival and its use), hifigan_up2 (128x2, stride 8) 1.233 / 1.189, KernelBench 64 (128x2) 2.12 / 1.99.
-     * With the wait that run 298's race asked for (the kernel's PREF), run 299: KernelBench 74 0.646 / 0.664, hifigan_up4
-     * equal. CONVT1D_WGMMA_RS_RX=0/1: never / on every 64-row tile TMA stages (A/B, tests). */
+     * tiles (KernelBench 74), the one kind of layer it pays on. Run 296 (ms, rotated, on / off; before the kernel's
+     * wait at a tap's first loads): KernelBench 74 0.638 / 0.672; hifigan_up3 / up4 and grouped_g4 equal; but the
+     * phase-merged 256-row layers ~10% slower (upsample_x8 2.20 / 2.00, codec_dec_s8 1.30 / 1.16: their two 81 KB
+     * stages leave the pass between a stage's arrival and its use on the critical path), hifigan_up2 (128x2, stride 8)
+     * 1.233 / 1.189, KernelBench 64 (128x2) 2.12 / 1.99. With the wait (runs 299, 300): KernelBench 74 0.646 / 0.664,
+     * 0.643 / 0.657; hifigan_up4 equal. CONVT1D_WGMMA_RS_RX=0/1: never / on every 64-row tile TMA stages (A/B, tests). */
     {
         const char *rv = getenv("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
