@@ -795,10 +795,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                              * MMA could still read registers that these loads reuse: run 298 found such outputs
                              * wrong (chunks of two k-steps: C_in 16, 48), and ptxas gave no warning. Run 299: KernelBench
                              * 74 0.646 ms with the wait, 0.640 without, 0.664 with RX off. */
-#ifndef CONVT1D_EXP_LDMWAIT
-#define CONVT1D_EXP_LDMWAIT 0
-#endif
-                            if constexpr (RX || (LDM && CONVT1D_EXP_LDMWAIT)) wg_wait<0>();
+                            if constexpr (RX) wg_wait<0>();
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, 0, r[mq], al_const);
                         }
