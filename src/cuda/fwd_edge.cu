@@ -38,43 +38,42 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int co = blockIdx.x * 32 + lane, o = a.o_lo + (int)blockIdx.y;
     const bool co_ok = co < a.cout;
-    { /* one group of kNB samples per block (blockIdx.z): the groups walked in turn in one block left hifigan_up1's edge
-       * 11 us past the forward in bf16 (two groups; run 287), 4 us this way (run 292) */
-        const int n0 = (int)blockIdx.z * kNB;
-        float acc[kNB];
+    /* one group of kNB samples per block (blockIdx.z): the groups walked in turn in one block left hifigan_up1's edge
+     * 11 us past the forward in bf16 (two groups; run 287), 4 us this way (run 292) */
+    const int n0 = (int)blockIdx.z * kNB;
+    float acc[kNB];
 #pragma unroll
-        for (int i = 0; i < kNB; ++i) acc[i] = 0.f;
-        for (int k = 0; k < a.K; ++k) { /* the taps that reach column o (block-uniform) */
-            const int t = o + a.p - k * a.d;
-            if (t < 0 || t % a.s != 0 || t / a.s >= a.L_in) continue;
-            const int l = t / a.s;
-            for (int ci0 = 0; ci0 < a.cin; ci0 += kCiChunk) {
-                const int nc = min(kCiChunk, a.cin - ci0);
-                __syncthreads(); /* the last chunk's readers are done */
-                for (int v = threadIdx.x; v < kNB * kCiChunk; v += kWarps * 32) { /* all loads in flight at once */
-                    const int i = v / kCiChunk, c = v - i * kCiChunk;
-                    sm[v] = n0 + i < a.N && c < nc ? Elem<T>::load(x[((int64_t)(n0 + i) * a.cin + ci0 + c) * a.L_in + l]) : 0.f;
-                }
-                __syncthreads();
+    for (int i = 0; i < kNB; ++i) acc[i] = 0.f;
+    for (int k = 0; k < a.K; ++k) { /* the taps that reach column o (block-uniform) */
+        const int t = o + a.p - k * a.d;
+        if (t < 0 || t % a.s != 0 || t / a.s >= a.L_in) continue;
+        const int l = t / a.s;
+        for (int ci0 = 0; ci0 < a.cin; ci0 += kCiChunk) {
+            const int nc = min(kCiChunk, a.cin - ci0);
+            __syncthreads(); /* the last chunk's readers are done */
+            for (int v = threadIdx.x; v < kNB * kCiChunk; v += kWarps * 32) { /* all loads in flight at once */
+                const int i = v / kCiChunk, c = v - i * kCiChunk;
+                sm[v] = n0 + i < a.N && c < nc ? Elem<T>::load(x[((int64_t)(n0 + i) * a.cin + ci0 + c) * a.L_in + l]) : 0.f;
+            }
+            __syncthreads();
 #pragma unroll 8
-                for (int c = warp; c < nc; c += kWarps) {
-                    const float wv = co_ok ? Elem<T>::load(w[((int64_t)(ci0 + c) * a.cout + co) * a.K + k]) : 0.f;
+            for (int c = warp; c < nc; c += kWarps) {
+                const float wv = co_ok ? Elem<T>::load(w[((int64_t)(ci0 + c) * a.cout + co) * a.K + k]) : 0.f;
 #pragma unroll
-                    for (int i = 0; i < kNB; ++i) acc[i] = fmaf(sm[i * kCiChunk + c], wv, acc[i]);
-                }
+                for (int i = 0; i < kNB; ++i) acc[i] = fmaf(sm[i * kCiChunk + c], wv, acc[i]);
             }
         }
-        __syncthreads(); /* done with the staged x */
+    }
+    __syncthreads(); /* done with the staged x */
 #pragma unroll
-        for (int i = 0; i < kNB; ++i) sm[(warp * kNB + i) * 32 + lane] = acc[i];
-        __syncthreads();
-        if (warp < kNB) { /* warp i: sample n0 + i, the 32 warps' sums added in warp order, the bias, one store */
-            float v = 0.f;
-            for (int q = 0; q < kWarps; ++q) v += sm[(q * kNB + warp) * 32 + lane];
-            if (co_ok && n0 + warp < a.N) {
-                if (bias) v += Elem<T>::load(bias[co]);
-                y[((int64_t)(n0 + warp) * a.cout + co) * a.L_out + o] = Elem<T>::store(v);
-            }
+    for (int i = 0; i < kNB; ++i) sm[(warp * kNB + i) * 32 + lane] = acc[i];
+    __syncthreads();
+    if (warp < kNB) { /* warp i: sample n0 + i, the 32 warps' sums added in warp order, the bias, one store */
+        float v = 0.f;
+        for (int q = 0; q < kWarps; ++q) v += sm[(q * kNB + warp) * 32 + lane];
+        if (co_ok && n0 + warp < a.N) {
+            if (bias) v += Elem<T>::load(bias[co]);
+            y[((int64_t)(n0 + warp) * a.cout + co) * a.L_out + o] = Elem<T>::store(v);
         }
     }
 }

@@ -769,6 +769,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
             const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
             mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
+            /* RX: the rounding warps' ready barrier too. The full wait above stays: it is what makes the stage's TMA
+             * bytes (the weights) visible to these threads directly, and by then it has completed (one try_wait). */
             if constexpr (RX) mbar_wait(rdy0 + 8 * s, (it / a.stages) & 1);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
