@@ -792,12 +792,19 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
                         if constexpr (PREF) {
-                            /* RX: no MMA pending when a tap's first fragments load. The fragments are the loads
-                             * themselves (no assembly in between), and without this wait the previous tap's last
-                             * MMA could still read registers that these loads reuse: run 298 found such outputs
-                             * wrong (chunks of two k-steps: C_in 16, 48), and ptxas gave no warning. Run 299: KernelBench
-                             * 74 0.646 ms with the wait, 0.640 without, 0.664 with RX off. */
-                            if constexpr (RX) wg_wait<0>();
+                            /* No MMA pending when a tap's first fragments load, where the fragments are the loads
+                             * themselves (RX, and the ldmatrix taps, AL 3). A register-A MMA reads its fragment
+                             * registers until a wait retires it; within a tap's unrolled k-steps ptxas keeps them
+                             * apart, but across the tap loop's back-edge it gave the previous tap's last fragment
+                             * registers to these loads: run 298 found RX outputs wrong (chunks of two k-steps: C_in
+                             * 16, 48), with no ptxas warning, and dev/python/sass_wgmma_hazard.py found the same in
+                             * the 16-bit kernels' ldmatrix taps that follow an ldmatrix tap (Session 28; such taps
+                             * are consecutive only at dilations that are multiples of 8). Elsewhere the fragments are
+                             * assembled from the loads and ptxas happened to keep them apart: the same checker, run
+                             * by tests/python/test_sass_hazard.py on every CUDA build, holds that. Run 299:
+                             * KernelBench 74 TF32 0.646 ms with the wait, 0.640 without, 0.664 with RX off. An
+                             * ldmatrix tap at a chunk's first tap finds nothing pending (the chunk ends drained). */
+                            if constexpr (RX || decltype(al_const)::value == 3) wg_wait<0>();
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, 0, r[mq], al_const);
                         }

@@ -408,6 +408,39 @@ def test_wgmma_rs_rounded_boxes_default(c, rx, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= 5e-3
 
 
+# Consecutive ldmatrix taps (16-bit): a tap whose shift is a multiple of 8 positions takes its A fragments with
+# ldmatrix, issued before the previous tap's last MMA has retired; two such taps in a row (dilation a multiple of 8,
+# or dilation / stride one in the one-phase view) are where ptxas gave the new loads that MMA's registers (Session 28,
+# dev/python/sass_wgmma_hazard.py; the fix: a wait before an ldmatrix tap). Chunks of two and four k-steps, every
+# tile; y equal to the 16-bit loads' y (no ldmatrix) bit for bit, and within tolerance of float64.
+LDM_SHAPES = [
+    shape("ldm_d8_two_ksteps", 4, 32, 64, 4, 8192, padding=12, dilation=8, bias=False),
+    shape("ldm_d16_four_ksteps", 3, 64, 128, 3, 8192, padding=16, dilation=16),
+    shape("ldm_d8_cin48_rows256", 2, 48, 256, 5, 4096, padding=3, dilation=8),
+    shape("ldm_one_phase_s2_d16", 3, 32, 64, 3, 8192, stride=2, padding=8, dilation=16),
+    shape("ldm_s2_ten_taps", 2, 64, 64, 20, 4096, stride=2, padding=9),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["rs", "rs64x1", "rs64x2", "rs128x1", "rs128x2", "rs256x1", "rsstaged", "rsdirect"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:2])
+@pytest.mark.parametrize("c", LDM_SHAPES, ids=[c["name"] for c in LDM_SHAPES])
+def test_wgmma_rs_ldmatrix_taps(c, dtype, tol, tf32, pick, monkeypatch):
+    set_pick(pick, monkeypatch)
+    if c["name"].startswith("ldm_one_phase"):
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_OP", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    ys = {}
+    for ldm in ("0", "1"):
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_LDM", ldm)
+        ys[ldm], names = profiled_forward(x, w, b, c)
+        assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    assert torch.equal(ys["0"], ys["1"])
+    assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= tol
+
+
 # One-phase layers (dilation a multiple of the stride >= 2) on the register-A kernel (convt1d_fwd_wgmma_one_phase,
 # CONVT1D_WGMMA_RS_OP=1): phase 0 as a stride-1 GEMM with its outputs s apart, the staged rows carrying the bias
 # between them. y poisoned, against float64; the kernel must run where x's rows are whole 16-byte pieces (TMA), and
