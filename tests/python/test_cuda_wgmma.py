@@ -436,7 +436,8 @@ def test_wgmma_rs_ldmatrix_taps(c, dtype, tol, tf32, pick, monkeypatch):
     for ldm in ("0", "1"):
         monkeypatch.setenv("CONVT1D_WGMMA_RS_LDM", ldm)
         ys[ldm], names = profiled_forward(x, w, b, c)
-        assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+        if pick == "rs":  # a forced tile the layer cannot take falls back to another kernel
+            assert any("fwd_wgmma_rs_kernel" in n for n in names), names
     assert torch.equal(ys["0"], ys["1"])
     assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= tol
 
