@@ -792,19 +792,17 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
                         if constexpr (PREF) {
-                            /* No MMA pending when a tap's first fragments load, where the fragments are the loads
-                             * themselves (RX, and the ldmatrix taps, AL 3). A register-A MMA reads its fragment
-                             * registers until a wait retires it; within a tap's unrolled k-steps ptxas keeps them
-                             * apart, but across the tap loop's back-edge it gave the previous tap's last fragment
-                             * registers to these loads: run 298 found RX outputs wrong (chunks of two k-steps: C_in
-                             * 16, 48), with no ptxas warning, and dev/python/sass_wgmma_hazard.py found the same in
-                             * the 16-bit kernels' ldmatrix taps that follow an ldmatrix tap (Session 28; such taps
-                             * are consecutive only at dilations that are multiples of 8). Elsewhere the fragments are
-                             * assembled from the loads and ptxas happened to keep them apart: the same checker, run
-                             * by tests/python/test_sass_hazard.py on every CUDA build, holds that. Run 299:
-                             * KernelBench 74 TF32 0.646 ms with the wait, 0.640 without, 0.664 with RX off. An
-                             * ldmatrix tap at a chunk's first tap finds nothing pending (the chunk ends drained). */
-                            if constexpr (RX || decltype(al_const)::value == 3) wg_wait<0>();
+                            /* RX: no MMA pending when a tap's first fragments load. A register-A MMA reads its
+                             * fragment registers until a wait retires it; within a tap's unrolled k-steps ptxas keeps
+                             * them apart, but across the tap loop's back-edge it gave the previous tap's last
+                             * fragment registers to these loads, where the fragments are the loads themselves: run
+                             * 298 found RX outputs wrong (chunks of two k-steps: C_in 16, 48), with no ptxas warning.
+                             * Run 299: KernelBench 74 0.646 ms with the wait, 0.640 without, 0.664 with RX off. The
+                             * 16-bit ldmatrix taps (AL 3) have the same exposure after an ldmatrix tap (Session 28,
+                             * dev/python/sass_wgmma_hazard.py; run 305 saw it in outputs): run_rs never lets two of
+                             * them follow each other, since the same wait here cost 1.2% (run 306). Everywhere else
+                             * ptxas kept the registers apart: tests/python/test_sass_hazard.py checks every build. */
+                            if constexpr (RX) wg_wait<0>();
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) lds_a(sp, mq, sh, 0, r[mq], al_const);
                         }
@@ -2056,7 +2054,11 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     }
     {
         const char *lv = getenv("CONVT1D_WGMMA_RS_LDM");
-        a.ldm = !(lv && lv[0] == '0');
+        /* Never two ldmatrix taps in a row: the kernel loads the second one's fragments while the first one's last
+         * MMA may still read registers that ptxas gave to both (see the kernel's tap loop). Tap j takes ldmatrix
+         * where j*dj is a multiple of 8, so j and j + 1 both do only where dj is (dilations that are multiples of
+         * 8 at stride 1, of 8*s in the one-phase view); those layers take the 16-bit loads on every tap. */
+        a.ldm = !(lv && lv[0] == '0') && (a.dj % 8 != 0 || a.T < 2);
     }
     /* TF32 input boxes rounded once per stage (WgArgs::rx), where TMA stages them: by default on the stride-1 64-row
      * tiles (KernelBench 74), the one kind of layer it pays on. Run 296 (ms, rotated, on / off; before the kernel's

@@ -409,10 +409,12 @@ def test_wgmma_rs_rounded_boxes_default(c, rx, monkeypatch):
 
 
 # Consecutive ldmatrix taps (16-bit): a tap whose shift is a multiple of 8 positions takes its A fragments with
-# ldmatrix, issued before the previous tap's last MMA has retired; two such taps in a row (dilation a multiple of 8,
-# or dilation / stride one in the one-phase view) are where ptxas gave the new loads that MMA's registers (Session 28,
-# dev/python/sass_wgmma_hazard.py; the fix: a wait before an ldmatrix tap). Chunks of two and four k-steps, every
-# tile; y equal to the 16-bit loads' y (no ldmatrix) bit for bit, and within tolerance of float64.
+# ldmatrix, issued before the previous tap's last MMA has retired. Two such taps in a row (tap step dj a multiple of 8:
+# dilation at stride 1, dilation / stride in the one-phase view) are where ptxas gave the new loads that MMA's
+# registers (Session 28, dev/python/sass_wgmma_hazard.py; run 305-306: the library before the fix failed the one-phase
+# layer here once in each of four runs of this test). run_rs now takes the 16-bit loads on every tap of those layers.
+# Chunks of two and four k-steps, every tile; y equal to the 16-bit loads' y (no ldmatrix) bit for bit, and within
+# tolerance of float64. ldm_s2_ten_taps: ldmatrix at taps 0 and 8 of 10, not in a row (still taken).
 LDM_SHAPES = [
     shape("ldm_d8_two_ksteps", 4, 32, 64, 4, 8192, padding=12, dilation=8, bias=False),
     shape("ldm_d16_four_ksteps", 3, 64, 128, 3, 8192, padding=16, dilation=16),
