@@ -138,11 +138,7 @@ struct WgArgs {
     /* TF32 forward with TMA staging: the input boxes rounded to TF32 once per stage in shared memory by the producer
      * warpgroup's idle warps (fwd_wgmma_rs_kernel RX), not per use in the fragments (Session 27; run_rs decides). */
     int rx;
-    int rx_tq, rx_tr; /* RX, sx: tiles per block, tiles / grid, and the blocks below tiles % grid take one more (rs_launch) */
-    /* 16-bit forward with ldmatrix, tap step 1 (phase-merged rows), TMA boxes: the producer warpgroup's idle warps copy
-     * each stage's input boxes one position on (fwd_wgmma_rs_kernel SX), so that the taps whose shift is 1 (mod 8) load
-     * by ldmatrix too (Session 28; run_rs / rs_launch decide). */
-    int sx;
+    int rx_tq, rx_tr; /* RX: tiles per block, tiles / grid, and the blocks below tiles % grid take one more (rs_launch) */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -402,32 +398,6 @@ __device__ __noinline__ void round_boxes_tf32(uint32_t full0, uint32_t rdy0, uin
         mbar_arrive(rdy0 + 8 * s);
     }
 }
-
-/* fwd_wgmma_rs_kernel SX: the copying warps' loop (96 threads, t = 0..95). Stage s's input boxes (nb bytes from x0 +
- * s*sb, 16-bit) are copied right after themselves one element on: copy[i] = box[i - 1], so that a tap of shift sh
- * = 1 (mod 8) reads the copy at the aligned shift sh - 1 (every row's first element is its neighbour's last: the
- * taps never read it, hal >= 8). Then the thread arrives on the stage's ready barrier. The boxes come by TMA and are
- * read here after the full barrier, as the consumers read them; the copy is written and read by plain instructions
- * only (no proxy fence), and is rewritten only after the full barrier of the stage's next use, i.e. after the
- * consumers have released this one. */
-__device__ __noinline__ void shift_boxes_16(uint32_t full0, uint32_t rdy0, uint32_t x0, int nb, int sb, int stages,
-                                            int n_it, int t) {
-    const int nv = nb / 16;
-    for (int it = 0; it < n_it; ++it) {
-        const int s = it % stages;
-        mbar_wait(full0 + 8 * s, (it / stages) & 1);
-        const uint32_t xb = x0 + s * sb;
-        for (int v = t; v < nv; v += 96) {
-            uint32_t w0, w1, w2, w3, p = 0;
-            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(xb + 16 * v));
-            if (v) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(p) : "r"(xb + 16 * v - 4));
-            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(xb + nb + 16 * v), "r"(__funnelshift_r(p, w0, 16)),
-                         "r"(__funnelshift_r(w0, w1, 16)), "r"(__funnelshift_r(w1, w2, 16)), "r"(__funnelshift_r(w2, w3, 16))
-                         : "memory");
-        }
-        mbar_arrive(rdy0 + 8 * s);
-    }
-}
 #endif
 
 template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, bool RX>
@@ -453,12 +423,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * calls; not without this branch, and neither a non-inlined rounding loop nor a host-side stage count changed it):
      * measured with them. */
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
-    /* SX (WgArgs::sx; 16-bit, no position pairs, not BI, TMA boxes, tap step 1): warps 1-3 of the producer warpgroup
-     * copy each stage's boxes one position on (shift_boxes_16), and the taps of shift 1 (mod 8) take ldmatrix from
-     * the copy, waiting for the stage's ready barrier first. Where the plain ldmatrix taps (shift 0 mod 8) left the
-     * other half of the two-tap vocoder phases to 8 loads + 4 merges per fragment, only the taps of shift 2..7 (mod 8)
-     * still take those. */
-    const bool SXON = HALF && !PAIRS && !BI && MQ == 1 && a.sx; /* MQ 2: ptxas serialized the MMAs (registers) */
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
@@ -496,7 +460,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         return r;
     };
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
-    const uint32_t rdy0 = wbar + 8; /* RX, SX: the stages' ready barriers */
+    const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
@@ -506,7 +470,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
-            if (RX || SXON) mbar_init(rdy0 + 8 * s, 96); /* every thread of the rounding / copying warps */
+            if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
         }
         if (a.wres) mbar_init(wbar, 1);
         if (a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
@@ -622,9 +586,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
              * times the chunks (the count from the host, WgArgs::rx_tq / rx_tr). */
             round_boxes_tf32(full0, rdy0, sbase + XOFF, a.sb, a.stages, NBOX * XB / 16,
                              (a.rx_tq + ((int)blockIdx.x < a.rx_tr)) * a.nchunk, ptid - 32);
-        } else if (SXON && ptid >= 32) {
-            shift_boxes_16(full0, rdy0, sbase + XOFF, NBOX * XB, a.sb, a.stages,
-                           (a.rx_tq + ((int)blockIdx.x < a.rx_tr)) * a.nchunk, ptid - 32);
         }
         return;
     }
@@ -679,7 +640,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * + 8 ((l / 8) % 2). The other taps keep the 16-bit loads and their pairing (8 loads + 4 merges per fragment). */
     constexpr bool LDM = HALF && !PAIRS && !BI;
     const bool ldm_on = LDM && XTMA && a.xg == 1 && a.ldm;
-    const bool sx_on = ldm_on && SXON; /* the shift-1 taps by ldmatrix from the copied boxes (SX above) */
     [[maybe_unused]] uint32_t ldm_off[LDM ? MQ : 1] = {};
     if constexpr (LDM) {
 #pragma unroll
@@ -721,11 +681,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
             ldsm_x4_trans(sp + ldm_off[mq] - (uint32_t)(sh * 2) + kofs[kk], r[0], r[1], r[2], r[3]);
-            return;
-        }
-        if constexpr (LDM && AL == 4) { /* ldmatrix from the copy one position on (SX), at the aligned shift sh - 1 */
-            ldsm_x4_trans(sp + (uint32_t)(NBOX * XB) + ldm_off[mq] - (uint32_t)((sh - 1) * 2) + kofs[kk], r[0], r[1], r[2],
-                          r[3]);
             return;
         }
         if constexpr (BI) {
@@ -770,7 +725,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
     auto mk_a = [&](const uint32_t(&r)[8], uint32_t(&ab)[4], uint32_t(&as)[4], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
-        if constexpr (HALF && AL >= 3) { /* ldmatrix: the fragment as loaded */
+        if constexpr (HALF && AL == 3) { /* ldmatrix: the fragment as loaded */
 #pragma unroll
             for (int e = 0; e < 4; ++e) ab[e] = r[e];
         } else if constexpr (HALF) {
@@ -836,12 +791,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const uint32_t wj = wb + j * BR * kRow;
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
-                        /* SX: the copy is ready, and (as for RX below) the previous tap's last MMA is retired: that
-                         * tap is the ldmatrix tap of shift sh - 1, whose registers ptxas may give these loads. */
-                        if constexpr (decltype(al_const)::value == 4) {
-                            mbar_wait(rdy0 + 8 * s, (it / a.stages) & 1);
-                            wg_wait<0>();
-                        }
                         if constexpr (PREF) {
                             /* RX: no MMA pending when a tap's first fragments load. A register-A MMA reads its
                              * fragment registers until a wait retires it; within a tap's unrolled k-steps ptxas keeps
@@ -903,8 +852,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     } else if constexpr (LDM) {
                         if (ldm_on && (sh & 7) == 0)
                             ksteps(std::integral_constant<int, 3>());
-                        else if (sx_on && (sh & 7) == 1)
-                            ksteps(std::integral_constant<int, 4>());
                         else
                             ksteps(std::integral_constant<int, 0>());
                     } else {
@@ -1877,15 +1824,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
-    /* SX: each stage holds the copy of its boxes too (not TMA bytes), where the stage count stays as picked. */
-    if (a.sx) {
-        const int b2 = (a.txb + (pp ? MQ / 2 : MQ) * xbox + 1023) / 1024 * 1024;
-        const int64_t fixed = (a.wres ? wres_bytes : 0) + (staged ? stg_bytes : 0) + 1024 + 1024;
-        if ((kMaxSmem - fixed) / b2 >= stages)
-            sb = b2;
-        else
-            a.sx = 0;
-    }
     a.sb = sb;
     a.stages = stages;
     a.wr_off = a.stages * a.sb;
@@ -1900,7 +1838,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         const int64_t all = (int64_t)a.q_tiles * a.r_tiles * a.N; /* the kernel's tile count (ping-pong tiles if pp) */
         a.rx_tq = (int)std::min<int64_t>(all / grid, INT_MAX / 2);
         a.rx_tr = (int)(all % grid);
-        if ((int64_t)(a.rx_tq + 1) * a.nchunk > INT_MAX / 2) a.rx = a.sx = 0;
+        if ((int64_t)(a.rx_tq + 1) * a.nchunk > INT_MAX / 2) a.rx = 0;
     }
     a.nb = 0;
     a.yvec = 0;
@@ -2129,16 +2067,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * stages leave the pass between a stage's arrival and its use on the critical path), hifigan_up2 (128x2, stride 8)
      * 1.233 / 1.189, KernelBench 64 (128x2) 2.12 / 1.99. With the wait (runs 299, 300): KernelBench 74 0.646 / 0.664,
      * 0.643 / 0.657; hifigan_up4 equal. CONVT1D_WGMMA_RS_RX=0/1: never / on every 64-row tile TMA stages (A/B, tests). */
-    /* Copied boxes one position on (WgArgs::sx): 16-bit taps of shift 1 (mod 8) by ldmatrix, where the plain ldmatrix
-     * taps run (no position pairs, TMA boxes of single rows) and the tap step is 1 (phase-merged rows: shifts 0, 1, ...
-     * so an ldmatrix tap never follows a copy tap; the copy tap waits for the one before it), on tiles of one m64 row of
-     * positions per warpgroup (MQ 1: with the copy taps the 128x2 kernels ran out of registers and ptxas serialized
-     * their MMAs). rs_launch keeps it where the stages still fit. CONVT1D_WGMMA_RS_SX=0: never (A/B). */
-    {
-        const char *xv = getenv("CONVT1D_WGMMA_RS_SX");
-        a.sx = es == 2 && MQ == 1 && !a.pairs && a.ldm && a.xstage == XS_TMA && a.xg == 1 && a.dj == 1 && a.T >= 2 &&
-               !(xv && xv[0] == '0');
-    }
     {
         const char *rv = getenv("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
@@ -2418,7 +2346,6 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.xg = 1;
     a.ldm = 0;
     a.rx = 0;
-    a.sx = 0;
     a.bias = bias;
     a.y = y;
     a.cout = (int)pr.p.out_channels;
@@ -2569,7 +2496,6 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     a.xg = 1;
     a.ldm = 0;
     a.rx = 0;
-    a.sx = 0;
     a.bias = nullptr;
     a.y = grad_x;
     a.cout = cin_g;

@@ -444,41 +444,6 @@ def test_wgmma_rs_ldmatrix_taps(c, dtype, tol, tf32, pick, monkeypatch):
     assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= tol
 
 
-# Boxes copied one position on (WgArgs::sx, 16-bit phase-merged rows): the taps of shift 1 (mod 8) load by ldmatrix
-# from the copy, after the copying warps' ready barrier and a wait for the ldmatrix tap before. Two-tap phases (strides
-# 8, 5, 2 with K = 2s), ten taps (shifts 0..9: two copy taps, the second after the ldmatrix tap 8), a one-phase layer
-# of tap step 1, several chunks and tiles per block; y with the copy bitwise equal to y without, and within tolerance
-# of float64.
-SX_SHAPES = [
-    shape("sx_s8_k16", 2, 128, 64, 16, 1024, stride=8, padding=4),
-    shape("sx_s5_k10_spare", 2, 96, 256, 10, 520, stride=5, padding=3, output_padding=1),
-    shape("sx_s2_k4_chunks", 3, 160, 64, 4, 2048, stride=2, padding=1, bias=False),
-    shape("sx_s2_ten_taps", 2, 64, 48, 20, 1024, stride=2, padding=9),
-    shape("sx_one_phase_s2_d2", 2, 64, 64, 3, 4096, stride=2, padding=1, dilation=2, bias=False),
-]
-
-
-@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("pick", ["rs", "rs64x1", "rs64x2", "rs128x1", "rs128x2", "rs256x1", "rspp", "rswres",
-                                  "rsstaged", "rsdirect"])
-@pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:2])
-@pytest.mark.parametrize("c", SX_SHAPES, ids=[c["name"] for c in SX_SHAPES])
-def test_wgmma_rs_shifted_copy(c, dtype, tol, tf32, pick, monkeypatch):
-    set_pick(pick, monkeypatch)
-    if c["name"].startswith("sx_one_phase"):
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_OP", "1")
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    ys = {}
-    for sx in ("0", "1"):
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_SX", sx)
-        ys[sx], names = profiled_forward(x, w, b, c)
-        if pick == "rs":
-            assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    assert torch.equal(ys["0"], ys["1"])
-    assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= tol
-
-
 # One-phase layers (dilation a multiple of the stride >= 2) on the register-A kernel (convt1d_fwd_wgmma_one_phase,
 # CONVT1D_WGMMA_RS_OP=1): phase 0 as a stride-1 GEMM with its outputs s apart, the staged rows carrying the bias
 # between them. y poisoned, against float64; the kernel must run where x's rows are whole 16-byte pieces (TMA), and
