@@ -138,6 +138,8 @@ def test_built_library_has_no_register_a_hazard():
                           timeout=600, check=True).stdout
     funcs = hz.parse(sass)
     checked = {n: ins for n, ins in funcs.items() if hz.uses_wgmma(ins)}
+    if not funcs:
+        pytest.skip("the library has no sm_90a code (built for other GPUs only)")
     # The register-A forward (every element type and tile) among them.
     assert sum("fwd_wgmma_rs_kernel" in n and hz.uses_register_a(ins) for n, ins in checked.items()) >= 50
     # Two ldmatrix taps in a row (the 16-bit forward's taps whose shift is a multiple of 8) would meet: run_rs never
