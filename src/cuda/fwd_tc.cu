@@ -107,17 +107,6 @@ cudaError_t launch_one(const Args &a, const void *w, unsigned grid, cudaStream_t
         if (e != cudaSuccess) return e;
         if (dev < 64) smem_set[dev] = smem;
     }
-    /* Keep freed scratch in the default pool across synchronizations (its default threshold of 0
-     * would hand it back to the driver at every sync and make the next call map it again). */
-    static int pool_dev = -1;
-    if (dev != pool_dev) {
-        cudaMemPool_t pool;
-        if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
-            uint64_t keep = 256ull << 20;
-            cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-        }
-        pool_dev = dev;
-    }
     if (a.wraw) { /* blocks read w themselves: one launch, no scratch */
         Args b = a;
         b.w_raw = w;
