@@ -21,8 +21,8 @@ nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm).
 """
 import argparse
 import os
-import re
 import glob
+import re
 import shutil
 import subprocess
 import sys
@@ -30,31 +30,26 @@ import sysconfig
 
 INS = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 REG = re.compile(r"\bR(\d+)\b")
-# Opcodes whose first operand is not a register they write.
+# Opcodes whose first operand is not a register they write (HGMMA: its accumulators are tracked on their own).
 NO_DEST = ("ST", "STS", "STG", "STL", "STSM", "RED", "BRA", "BRX", "EXIT", "RET", "CALL", "BAR", "BSYNC", "BSSY",
            "WARPSYNC", "NOP", "MEMBAR", "FENCE", "SYNCS", "UTMALDG", "UTMASTG", "UBLKCP", "UTMAPF", "WARPGROUP",
            "DEPBAR", "ERRBAR", "CCTL", "NANOSLEEP", "YIELD", "UCGABAR_ARV", "UCGABAR_WAIT", "ELECT", "ACQBULK",
-           "ARRIVES", "REDUX", "UTMACCTL", "BPT", "KILL")
+           "ARRIVES", "REDUX", "UTMACCTL", "BPT", "KILL", "HGMMA")
 
 
 def dest_regs(op, operands):
-    """Registers an instruction writes (its first operand, widened by the access size)."""
-    base = op.split(".")[0]
-    if base in NO_DEST or base.startswith("U") and base not in ("UMOV",):  # uniform datapath: UR registers only
-        return set()
-    if base == "SYNCS" or base == "HGMMA":
-        return set()
-    first = operands.split(",")[0].strip()
-    m = re.fullmatch(r"R(\d+)", first)
-    if not m:
+    """Registers an instruction writes (its first operand, widened by the access size; UR destinations are not R)."""
+    parts = op.split(".")
+    base = parts[0]
+    m = re.fullmatch(r"R(\d+)", operands.split(",")[0].strip())
+    if base in NO_DEST or not m:
         return set()
     r = int(m.group(1))
     width = 1
     if ".128" in op or (base == "LDSM" and op.endswith(".4")):
         width = 4
-    elif ".64" in op or ".WIDE" in op or (base == "LDSM" and op.endswith(".2")) or base in ("DADD", "DMUL", "DFMA"):
-        width = 2
-    if base.startswith("F2F") and ".F64" in op.split(".")[1:2]:
+    elif (".64" in op or ".WIDE" in op or (base == "LDSM" and op.endswith(".2")) or base in ("DADD", "DMUL", "DFMA")
+          or (base == "F2F" and parts[1:2] == ["F64"])):
         width = 2
     return set(range(r, r + width))
 

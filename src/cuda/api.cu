@@ -14,13 +14,15 @@ convt1d_status convt1d_cuda_check(const char *what) {
     return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+namespace {
+
 /* The kernels' scratch (packed weights, transposes, partial sums) comes from cudaMallocAsync on the caller's stream,
  * out of the device's default pool. That pool's release threshold is 0 by default: at every synchronization it hands
  * freed memory back to the driver, and the next call maps it again. A caller that synchronizes after each call
  * (kernelbench/evaluate.py, a step-by-step inference loop) paid that on every call: KernelBench 74 read 0.82 ms per
  * synchronized call against 0.65 back to back (run 310). Until Session 28 only the mma.sync forward (fwd_tc.cu) set
  * the threshold, so the wgmma paths never did. Set once per device; the race between threads is benign (same value). */
-void convt1d_keep_pool_scratch() {
+void keep_pool_scratch() {
     static std::atomic<bool> kept[64];
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) { /* no device: the call itself will say so; leave no error behind */
@@ -36,11 +38,9 @@ void convt1d_keep_pool_scratch() {
     if (dev < 64) kept[dev].store(true, std::memory_order_relaxed);
 }
 
-namespace {
-
 convt1d_problem make_problem(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
                              int64_t out_length) {
-    convt1d_keep_pool_scratch(); /* every entry point with work to do comes through here */
+    keep_pool_scratch(); /* every entry point with work to do comes through here */
     convt1d_problem pr;
     pr.p = *p;
     pr.out_length = out_length;

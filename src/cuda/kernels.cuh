@@ -180,9 +180,6 @@ convt1d_status convt1d_fwd_direct(const convt1d_problem &pr, const void *x, cons
 
 /* Turns the last CUDA error (if any) into CONVT1D_ERROR_CUDA with a message naming `what`. */
 convt1d_status convt1d_cuda_check(const char *what);
-/* Every CUDA entry point, once per device: the default memory pool keeps up to 256 MB of freed scratch across
- * synchronizations (api.cu). */
-void convt1d_keep_pool_scratch();
 
 /* Depthwise / channel-multiplier forward (C_in / groups == 1): bandwidth-bound (depthwise.cu).
  * Returns CONVT1D_ERROR_NOT_SUPPORTED, without recording an error, for shapes it does not take. */
