@@ -151,6 +151,32 @@ CONVT1D_API convt1d_status convt1d_backward_cuda(const convt1d_params *p, convt1
                                                  const void *w, void *grad_x, void *grad_w,
                                                  void *grad_b, convt1d_stream stream);
 
+/* ---------------------------------------------------------------- CUDA: packed-weight cache (inference)
+ * The tensor-core forwards first rearrange the weight into their kernels' layout, a pass over the weight on every
+ * call (10-60 us on the vocoder layers of the benchmark suite). Where the weight does not change between calls
+ * (inference), a cache keeps those packed copies: create one per weight tensor, pass it to
+ * convt1d_forward_cuda_cached with that weight, and clear it after writing to the weight: the library cannot see
+ * such writes, and a cache that is not cleared keeps computing with the weight it packed. The first call of a layout
+ * (the layout depends on the sizes, dtype, math mode and device) packs into device memory the cache then holds;
+ * later calls skip the pass. Calls on paths without a packing pass, and calls made while their stream is being
+ * captured into a CUDA graph before the copy exists, compute as convt1d_forward_cuda does. A cache serves any
+ * number of threads and streams; clear and destroy free its memory with cudaFree, which waits for the device. */
+typedef struct convt1d_weight_cache convt1d_weight_cache;
+
+CONVT1D_API convt1d_status convt1d_weight_cache_create(convt1d_weight_cache **cache);
+/* Forget the packed copies (after the weight changed). NULL is a no-op. */
+CONVT1D_API convt1d_status convt1d_weight_cache_clear(convt1d_weight_cache *cache);
+CONVT1D_API void convt1d_weight_cache_destroy(convt1d_weight_cache *cache);
+/* Device bytes the cache holds, and the number of packed copies. */
+CONVT1D_API convt1d_status convt1d_weight_cache_info(const convt1d_weight_cache *cache, size_t *bytes,
+                                                     int *entries);
+/* convt1d_forward_cuda with the weight's packed copies kept in `cache` (NULL: convt1d_forward_cuda). */
+CONVT1D_API convt1d_status convt1d_forward_cuda_cached(const convt1d_params *p, convt1d_dtype dtype,
+                                                       convt1d_math math, const void *x, const void *w,
+                                                       const void *bias, void *y,
+                                                       convt1d_weight_cache *cache,
+                                                       convt1d_stream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -113,6 +113,11 @@ def _declare(l: ctypes.CDLL) -> ctypes.CDLL:
         "convt1d_backward_weight_cuda": (st, [P, i32, i32, vp, vp, vp, vp, sz, vp]),
         "convt1d_backward_bias_cuda": (st, [P, i32, vp, vp, vp]),
         "convt1d_backward_cuda": (st, [P, i32, i32, vp, vp, vp, vp, vp, vp, vp]),
+        "convt1d_weight_cache_create": (st, [ctypes.POINTER(vp)]),
+        "convt1d_weight_cache_clear": (st, [vp]),
+        "convt1d_weight_cache_destroy": (None, [vp]),
+        "convt1d_weight_cache_info": (st, [vp, ctypes.POINTER(sz), ctypes.POINTER(i32)]),
+        "convt1d_forward_cuda_cached": (st, [P, i32, i32, vp, vp, vp, vp, vp, vp]),
     }
     missing = []
     for name, (restype, argtypes) in sigs.items():
@@ -240,3 +245,31 @@ def workspace_size(p: Params, dtype: int) -> int:
     n = ctypes.c_size_t(0)
     check(lib.convt1d_backward_weight_workspace_size(ctypes.byref(p), dtype, ctypes.byref(n)))
     return n.value
+
+
+class WeightCache:
+    """The C library's packed-weight cache (convt1d_weight_cache, include/convt1d.h): the CUDA forward's packed copies
+    of one weight tensor, kept across calls. `handle` goes to convt1d_forward_cuda_cached; `clear()` after the weight
+    changed; freed with the object."""
+
+    __slots__ = ("handle", "_destroy")
+
+    def __init__(self):
+        h = ctypes.c_void_p()
+        check(lib.convt1d_weight_cache_create(ctypes.byref(h)), "weight cache")
+        self.handle = h.value
+        self._destroy = lib.convt1d_weight_cache_destroy  # still reachable while the interpreter shuts down
+
+    def clear(self) -> None:
+        check(lib.convt1d_weight_cache_clear(self.handle), "weight cache")
+
+    def info(self) -> tuple[int, int]:
+        """(device bytes held, packed copies)."""
+        b, n = ctypes.c_size_t(0), ctypes.c_int(0)
+        check(lib.convt1d_weight_cache_info(self.handle, ctypes.byref(b), ctypes.byref(n)), "weight cache")
+        return b.value, n.value
+
+    def __del__(self):
+        h, self.handle = getattr(self, "handle", None), None
+        if h:
+            self._destroy(h)

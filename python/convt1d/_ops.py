@@ -22,6 +22,7 @@ _bwd_in_cpu = _c.convt1d_backward_input_cpu
 _bwd_w_cpu = _c.convt1d_backward_weight_cpu
 _bwd_b_cpu = _c.convt1d_backward_bias_cpu
 _fwd_cuda = _c.convt1d_forward_cuda
+_fwd_cuda_cached = _c.convt1d_forward_cuda_cached
 _bwd_cuda = _c.convt1d_backward_cuda
 _params = _lib.params
 _fwad = torch.autograd.forward_ad  # _current_level >= 0 while a dual level is open
@@ -88,9 +89,9 @@ def _same_cuda_device(*ts):
 
 
 # ------------------------------------------------------------------------------------ real kernels
-def _forward(x, w, b, stride, padding, output_padding, groups, dilation):
+def _forward(x, w, b, stride, padding, output_padding, groups, dilation, cache=None):
     """(y, p, dt): y = conv_transpose1d(x, w, b), and what a backward of the same call needs: the validated Params
-    and the dtype code."""
+    and the dtype code. cache: a _lib.WeightCache for w (CUDA; convt1d_forward_cuda_cached)."""
     if not x.is_contiguous():
         x = x.contiguous()
     if not w.is_contiguous():
@@ -108,12 +109,13 @@ def _forward(x, w, b, stride, padding, output_padding, groups, dilation):
     bp = None if b is None else b.data_ptr()
     if x.is_cuda:
         idx = _same_cuda_device(x, w, b)
+        args = (p, dt, _math(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr())
+        fwd, args = (_fwd_cuda, args) if cache is None else (_fwd_cuda_cached, args + (cache.handle,))
         if idx == _current_device():
-            st = _fwd_cuda(p, dt, _math(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), _raw_stream(idx))
+            st = fwd(*args, _raw_stream(idx))
         else:
             with _DeviceGuard(idx):
-                st = _fwd_cuda(p, dt, _math(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(),
-                               _raw_stream(idx))
+                st = fwd(*args, _raw_stream(idx))
     else:
         st = _fwd_cpu(p, dt, x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), _num_threads())
     if st:
@@ -121,9 +123,9 @@ def _forward(x, w, b, stride, padding, output_padding, groups, dilation):
     return y, p, dt
 
 
-def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation):
-    """y = conv_transpose1d(x, w, b) for contiguous-able 3-D x on CPU or CUDA (no autograd)."""
-    return _forward(x, w, b, stride, padding, output_padding, groups, dilation)[0]
+def forward_impl(x, w, b, stride, padding, output_padding, groups, dilation, cache=None):
+    """y = conv_transpose1d(x, w, b) for contiguous-able 3-D x on CPU or CUDA (no autograd); cache: see _forward."""
+    return _forward(x, w, b, stride, padding, output_padding, groups, dilation, cache)[0]
 
 
 def _run_backward(gy, x, w, p, dt, mask):

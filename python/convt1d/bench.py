@@ -299,6 +299,16 @@ def _aten_bwd(gy, x, w, c, mask, bias_sizes):
         [c["output_padding"]], c["groups"], mask)
 
 
+def _cached_module(c: dict, w, b, kw: dict):
+    """convt1d.ConvTranspose1d holding w (and b) with its packed-weight cache on (--weight-cache)."""
+    m = convt1d.ConvTranspose1d(c["Cin"], c["Cout"], c["K"], bias=b is not None, device=w.device, dtype=w.dtype, **kw)
+    with torch.no_grad():
+        m.weight.copy_(w)
+        if b is not None:
+            m.bias.copy_(b)
+    return m.cache_packed_weights()
+
+
 def run_case(sh: Shape, mode: str, args, l2: int) -> dict:
     c, device = sh.c, sh.device
     prec = mode.split("_fwd_bwd")[0].split("_bwd_")[0]
@@ -331,7 +341,13 @@ def run_case(sh: Shape, mode: str, args, l2: int) -> dict:
         br = b.double() if has_bias else None
         if kind == "fwd":
             refs = [F.conv_transpose1d(xr, wr, br, **kw)]
-            mine = [convt1d.conv_transpose1d(x, w, b, **kw)]
+            if args.weight_cache:  # the second call, which reads the cache's copy
+                cm = _cached_module(c, w, b, kw)
+                cm(x)
+                mine = [cm(x)]
+                del cm
+            else:
+                mine = [convt1d.conv_transpose1d(x, w, b, **kw)]
             theirs = [F.conv_transpose1d(x, w, b, **kw)]
         else:
             gyr = gy.double()
@@ -382,6 +398,9 @@ def run_case(sh: Shape, mode: str, args, l2: int) -> dict:
                 ours_m.bias.copy_(b)
                 ref_m.bias.copy_(b)
         if kind == "fwd":
+            if args.weight_cache:
+                ours_m.cache_packed_weights()
+
             def fa():
                 with torch.no_grad():
                     ours_m(x)
@@ -405,7 +424,17 @@ def run_case(sh: Shape, mode: str, args, l2: int) -> dict:
                 _aten_bwd(gy, x, w, c, mask, bias_sizes)
         timer = time_calls
     else:
-        if kind == "fwd":
+        if kind == "fwd" and args.weight_cache:
+            mods = [_cached_module(c, wi, b, kw) for wi in ws_]  # one cache per rotated weight
+
+            def fa():
+                xi, _, _ = pick()
+                mods[it[0]](xi)
+
+            def fb():
+                xi, wi, _ = pick()
+                F.conv_transpose1d(xi, wi, b, s, p, op, g, d)
+        elif kind == "fwd":
             def fa():
                 xi, wi, _ = pick()
                 convt1d.conv_transpose1d(xi, wi, b, s, p, op, g, d)
@@ -444,6 +473,8 @@ def run_case(sh: Shape, mode: str, args, l2: int) -> dict:
     rec["timing"] = "python_call" if sh.latency else ("do_bench" if device.type == "cuda" and _have_triton()
                                                       else ("cuda_events" if device.type == "cuda" else "perf_counter"))
     rec["rotated_copies"] = copies
+    if args.weight_cache and kind == "fwd":
+        rec["weight_cache"] = True
     rec["speedup"] = rec["cudnn_ms"] / rec["convt1d_ms"]
     rec["gbps"] = ws / (rec["convt1d_ms"] * 1e-3) / 1e9
     rec["tflops"] = sh.flops(kind) / (rec["convt1d_ms"] * 1e-3) / 1e12
@@ -530,6 +561,9 @@ def main(argv=None) -> int:
                          "mirrored (that, then cuDNN, convt1d, convt1d, cuDNN: each side at the ends and in the middle)")
     ap.add_argument("--cudnn-benchmark", action="store_true",
                     help="torch.backends.cudnn.benchmark = True (algorithm search) for the baseline")
+    ap.add_argument("--weight-cache", action="store_true",
+                    help="inference with packed weights kept across calls: the convt1d side's forward is a "
+                         "ConvTranspose1d with cache_packed_weights() (forward modes only)")
     ap.add_argument("--problems", default=PROBLEMS, help="problems.json to read the suite from")
     ap.add_argument("--out", help="write JSON results here (and a PNG plot next to it)")
     ap.add_argument("--plot", help="PNG path (default: --out with .png)")
@@ -563,6 +597,7 @@ def main(argv=None) -> int:
                   + (", order convt1d-cuDNN-cuDNN-convt1d-cuDNN-convt1d-convt1d-cuDNN (mean of each side's four medians)"
                      if args.order == "mirrored" else ", order convt1d-cuDNN-cuDNN-convt1d (mean of each side's two medians)"),
                   copy_bw_gbps=copy_gbps, cudnn_benchmark=args.cudnn_benchmark, ceilings_tflops=ceilings,
+                  weight_cache=args.weight_cache,
                   cpu_threads=torch.get_num_threads())
     print(f"device {gpu}; torch {torch.__version__}; cuDNN {header['cudnn']}; commit {header['git_commit']}; "
           f"copy bandwidth {copy_gbps:.0f} GB/s; timing: {header['timing']}", flush=True)

@@ -84,6 +84,29 @@ def _check_args(input, weight, bias, groups):
             f"with {weight.shape[1] * groups} elements, but got bias of size {list(bias.shape)} instead")
 
 
+def _plain_no_grad_cuda(input, weight, bias) -> bool:
+    """Plain CUDA tensors in plain eager mode (no autocast, modes, transforms, tracing, forward-mode AD) and no
+    gradient to record: where a weight-cache forward (ConvTranspose1d.cache_packed_weights) may serve the call."""
+    return (type(input) in _PLAIN and type(weight) in _PLAIN and (bias is None or type(bias) in _PLAIN)
+            and input.is_cuda and not _is_compiling()
+            and not (_grad_enabled() and (input.requires_grad or weight.requires_grad
+                                          or (bias is not None and bias.requires_grad)))
+            and not _autocast_enabled("cuda") and _fwad._current_level < 0
+            and not _dispatch_modes() and not _function_modes() and not _functorch_active())
+
+
+def _conv_transpose1d_cached(input, weight, bias, stride: int, padding: int, output_padding: int, groups: int,
+                             dilation: int, cache) -> Tensor:
+    """conv_transpose1d (int parameters) with the CUDA forward's packed weights kept in cache (a _lib.WeightCache
+    for this weight, which the caller clears when the weight changes), for a call _plain_no_grad_cuda accepts and
+    a contiguous weight (a copy would be a new tensor, and a new cache entry, on every call)."""
+    _check_args(input, weight, bias, groups)
+    unbatched = input.dim() == 2
+    y = _forward_impl(input.unsqueeze(0) if unbatched else input, weight, bias, stride, padding, output_padding,
+                      groups, dilation, cache)
+    return y.squeeze(0) if unbatched else y
+
+
 def _eager_cpp(input, weight, bias, stride, padding, output_padding, groups, dilation):
     """y from the C++ eager op, or None where it does not serve (not built for this torch, CUDA tensors and a
     CPU-only build) or a C call failed: the Python path then re-runs the call and raises the library's own

@@ -9,7 +9,7 @@ from torch.nn.modules.conv import _ConvTransposeNd
 from torch.nn.modules.utils import _single
 
 from . import _lib
-from .functional import conv_transpose1d
+from .functional import _conv_transpose1d_cached, _plain_no_grad_cuda, conv_transpose1d
 
 __all__ = ["ConvTranspose1d"]
 
@@ -82,9 +82,58 @@ class ConvTranspose1d(_ConvTransposeNd):
             return _padding_for_size_traced(*args)
         return _lib.output_padding_for_size(*args)  # the C core's rule and message
 
+    # The packed-weight cache (cache_packed_weights): off by default; the C cache and the weight it was filled for.
+    _wcache_on = False
+    _wcache = None
+    _wcache_key = None
+
+    def cache_packed_weights(self, enabled: bool = True) -> "ConvTranspose1d":
+        """Inference on CUDA: keep the forward's packed copy of the weight across calls instead of packing it on
+        every call (a pass over the weight: 10-60 us on vocoder layers). Serves calls that record no gradient
+        (torch.no_grad / inference_mode, or nothing requires grad), outside autocast and torch.compile; other calls
+        compute as without it. The copy is made again when the weight's storage, version counter, dtype or device
+        changes (optimizer steps, load_state_dict, .to(), in-place ops). Writes that autograd does not count
+        (through `weight.data`, or by other libraries on its memory) are not seen: call clear_weight_cache() after
+        them. Holds device memory about the weight's size per layout used. Returns self."""
+        self._wcache_on = bool(enabled)
+        if not enabled:
+            self.clear_weight_cache()
+        return self
+
+    def clear_weight_cache(self) -> None:
+        """Forget the packed copies (after writing to the weight behind autograd's back) and free their memory."""
+        if self._wcache is not None:
+            self._wcache.clear()
+        self._wcache_key = None
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_wcache", None)  # device memory: a copy or an unpickled module makes its own
+        state.pop("_wcache_key", None)
+        return state
+
+    def _cached_forward(self, input: Tensor, output_padding: int) -> Tensor:
+        w = self.weight
+        try:
+            version = w._version
+        except RuntimeError:  # an inference tensor has no version counter (it can change only in inference mode)
+            version = None
+        key = (w.data_ptr(), version, w.dtype, w.device)
+        if key != self._wcache_key:
+            if self._wcache is None:
+                self._wcache = _lib.WeightCache()
+            else:
+                self._wcache.clear()
+            self._wcache_key = key
+        return _conv_transpose1d_cached(input, w, self.bias, self.stride[0], self.padding[0], output_padding,
+                                       self.groups, self.dilation[0], self._wcache)
+
     def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
         if self.padding_mode != "zeros":
             raise ValueError("Only `zeros` padding mode is supported for ConvTranspose1d")
         output_padding = self._output_padding_for(input, output_size)
+        if (self._wcache_on and _plain_no_grad_cuda(input, self.weight, self.bias)
+                and self.weight.is_contiguous()):
+            return self._cached_forward(input, output_padding)
         return conv_transpose1d(input, self.weight, self.bias, self.stride[0], self.padding[0],
                                 output_padding, self.groups, self.dilation[0])

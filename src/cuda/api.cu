@@ -108,12 +108,19 @@ int convt1d_has_cuda(void) { return 1; }
 convt1d_status convt1d_forward_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
                                     const void *x, const void *w, const void *bias, void *y,
                                     convt1d_stream stream) {
+    return convt1d_forward_cuda_cached(p, dtype, math, x, w, bias, y, nullptr, stream);
+}
+
+convt1d_status convt1d_forward_cuda_cached(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
+                                           const void *x, const void *w, const void *bias, void *y,
+                                           convt1d_weight_cache *cache, convt1d_stream stream) {
     int64_t lout = 0;
     convt1d_status st = convt1d_check_call(p, dtype, &lout, x, "x", w, "weight", y, "y");
     if (st != CONVT1D_SUCCESS) return st;
     if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
     if (p->batch == 0) return CONVT1D_SUCCESS; /* empty output */
-    const convt1d_problem pr = make_problem(p, dtype, math, lout);
+    convt1d_problem pr = make_problem(p, dtype, math, lout);
+    pr.wcache = cache; /* read only where a forward packs its weights (fwd_wgmma.cu) */
     const cudaStream_t s = as_cuda(stream);
     if (!force_direct()) {
         st = convt1d_fwd_wgmma_one_phase(pr, x, w, bias, y, s);

@@ -1506,6 +1506,19 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
     return cudaGetLastError();
 }
 
+/* The weight cache's key for pack_weights' output with these arguments: every size it reads, the operand type (TF32
+ * rounding, split halves) and the weight's pointer and layout. */
+template <int TY>
+PackKey pack_key(const convt1d_problem &pr, const void *w, const WgArgs &a, int BR, int K, int d, int cin, int cin_pad,
+                 int M_pad, int xc0) {
+    PackKey k;
+    const int64_t v[] = {(int64_t)(uintptr_t)w, TY, pr.w_adjoint, K, d, cin, cin_pad, M_pad, BR, a.T, a.ps, a.R, a.xg,
+                         xc0, a.cout};
+    static_assert(sizeof(v) <= sizeof(k.v), "PackKey too short");
+    memcpy(k.v, v, sizeof(v));
+    return k;
+}
+
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream) {
@@ -1630,16 +1643,27 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
     const size_t xt_bytes = ((size_t)xt_elems * es * halves + 255) / 256 * 256;
     const size_t part_bytes = a.ks > 1 ? (size_t)a.ks * a.kstride * 4 : 0;
+    /* The packed weights: the call's weight cache's copy where it has one (packed on first use), else scratch. */
+    void *cached = nullptr;
+    bool fill = false;
+    if (!bi && pr.wcache)
+        weight_cache_get(pr.wcache, pack_key<TY>(pr, w, a, BR, K, d, cin, cin_pad, M_pad, a.cout), wp_bytes, stream,
+                         &cached, &fill);
+    const size_t own_wp = cached ? 0 : wp_bytes;
     void *scratch = nullptr;
-    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes + xt_bytes + part_bytes, stream);
-    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
-    T *wp = static_cast<T *>(scratch);
-    T *xt = reinterpret_cast<T *>(static_cast<unsigned char *>(scratch) + wp_bytes);
-    float *part = reinterpret_cast<float *>(static_cast<unsigned char *>(scratch) + wp_bytes + xt_bytes);
+    cudaError_t e = cudaMallocAsync(&scratch, own_wp + xt_bytes + part_bytes, stream);
+    if (e != cudaSuccess) {
+        if (fill) weight_cache_failed(pr.wcache, cached);
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
+    }
+    T *wp = static_cast<T *>(cached ? cached : scratch);
+    T *xt = reinterpret_cast<T *>(static_cast<unsigned char *>(scratch) + own_wp);
+    float *part = reinterpret_cast<float *>(static_cast<unsigned char *>(scratch) + own_wp + xt_bytes);
     CUtensorMap tmx, tmw;
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR, 1) ||
         !make_map(&tmx, xt, es, (uint64_t)(bi ? cin : cin_pad), (uint64_t)L, (uint64_t)nb * halves, kBK, kBQ, 1,
                   (uint64_t)cin_pad)) { /* grad_input: channels past s*C_out arrive as zeros (never written) */
+        if (fill) weight_cache_failed(pr.wcache, cached);
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
@@ -1649,8 +1673,9 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (bi) {
         e = launch_pack_bwd<TY>(static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T,
                                 wp_elems, 0, stream);
-    } else {
+    } else if (!cached || fill) {
         e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, a.cout, stream);
+        if (fill) e == cudaSuccess ? weight_cache_filled(pr.wcache, cached, stream) : weight_cache_failed(pr.wcache, cached);
     }
     const PackMap pm = {K, a.ps, d, M_pad, BR, RT, 1, kRow / (int)sizeof(T), a.cout};
     T *y0 = static_cast<T *>(a.y);
@@ -1748,7 +1773,7 @@ int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t
  * CUDA_ERROR_INVALID_CONTEXT (run 42, when the input's map came first). */
 template <int TY, bool BI, class MkX, class Pack>
 convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stage, cudaStream_t stream,
-                         const char *what, MkX mkx, Pack pack) {
+                         const char *what, convt1d_weight_cache *wc, const PackKey &key, MkX mkx, Pack pack) {
     typedef typename wg_type<TY>::T T;
     constexpr int es = (int)sizeof(T), kBK = kRow / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
@@ -1844,21 +1869,26 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
-    void *scratch = nullptr;
-    cudaError_t e = cudaMallocAsync(&scratch, wp_bytes, stream);
+    /* The packed weights: the call's weight cache's copy where it has one (wc: packed on first use), else scratch. */
+    void *cached = nullptr, *scratch = nullptr;
+    bool fill = false;
+    if (wc) weight_cache_get(wc, key, wp_bytes, stream, &cached, &fill);
+    cudaError_t e = cached ? cudaSuccess : cudaMallocAsync(&scratch, wp_bytes, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: scratch: %s", what, cudaGetErrorString(e));
-    T *wp = static_cast<T *>(scratch);
+    T *wp = static_cast<T *>(cached ? cached : scratch);
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
                   (uint32_t)a.T) ||
         !mkx(tmx)) {
-        cudaFreeAsync(scratch, stream);
+        if (fill) weight_cache_failed(wc, cached);
+        if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
-    e = pack(wp, wp_bytes, M_pad, cin_pad);
+    e = pack(wp, wp_bytes, M_pad, cin_pad, !cached || fill);
+    if (fill) e == cudaSuccess ? weight_cache_filled(wc, cached, stream) : weight_cache_failed(wc, cached);
     if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
-    const cudaError_t f = cudaFreeAsync(scratch, stream);
+    const cudaError_t f = scratch ? cudaFreeAsync(scratch, stream) : cudaSuccess;
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s launch failed: %s", what, cudaGetErrorString(e));
     return CONVT1D_SUCCESS;
@@ -2082,15 +2112,17 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     }
     if (o_lo >= 0) --a.q_tiles; /* its positions' outputs, o >= o_lo, come from convt1d_fwd_edge below */
     const convt1d_status st =
-        rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward",
+        rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward", pr.wcache,
+                             pack_key<TY>(pr, w, a, BR, K, d, cin, a.nchunk * kBK, a.r_tiles * BR, a.r_tiles * a.R),
                                 [&](CUtensorMap &tmx) {
                                     return a.xstage != XS_TMA ||
                                            make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg),
                                                           (int64_t)a.xn * L);
                                 },
-                                [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad) {
-                                    const cudaError_t e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad,
-                                                                              a.r_tiles * a.R, stream);
+                                [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad, bool need) {
+                                    const cudaError_t e = need ? pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad,
+                                                                                  M_pad, a.r_tiles * a.R, stream)
+                                                               : cudaSuccess; /* the cache's copy */
                                     if (e == cudaSuccess) edge_fork(eb, stream);
                                     return e;
                                 });
@@ -2165,8 +2197,9 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     a.q_tiles_pp = (int)(((int64_t)a.L_out + BQ / 2 - 1) / (BQ / 2)); /* ping-pong tiles of 64*MQ positions */
     a.N = (int)P.batch;
     return rs_launch<TY, true>(a, BR, MQ, (a.grpc * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma grad_input",
+                               nullptr, PackKey(), /* a gradient: no weight cache */
                                [](CUtensorMap &) { return true; }, /* the input comes by bulk copies or cp.async */
-                               [&](typename wg_type<TY>::T *wp, size_t, int M_pad, int cin_pad) {
+                               [&](typename wg_type<TY>::T *wp, size_t, int M_pad, int cin_pad, bool) {
                                    return launch_pack_bwd<TY>(static_cast<const typename wg_type<TY>::T *>(w), wp, a.cout,
                                                               bi.cout, K, bi.s, d, M_pad, cin_pad, a.T,
                                                               (int64_t)a.T * M_pad * cin_pad, 1, stream);

@@ -16,7 +16,23 @@ struct convt1d_problem {
      * stride-1 problem whose grad_input this forward computes), read as W[co, ci, k] = w[ci, co, K-1-k]
      * per group, so grad_input needs no transposed weight copy (bwd_input_planes.cu). */
     bool w_adjoint = false;
+    /* convt1d_forward_cuda_cached's cache of packed weights (weight_cache.cu); nullptr elsewhere. */
+    convt1d_weight_cache *wcache = nullptr;
 };
+
+/* The packed-weight cache (weight_cache.cu). A layout's key: everything the packing pass's output depends on besides
+ * the weight's contents (its pointer, the device, the kernel's operand type and the pack's sizes), zeros past those. */
+struct PackKey {
+    int64_t v[20] = {};
+};
+/* The cache's copy of `key` (bytes long) for a call on `stream`: *wp = that copy, *fill = whether the caller must pack
+ * into it now (then weight_cache_filled, or weight_cache_failed if the pack could not be queued); *wp = nullptr where
+ * the cache does not serve this call (pack into scratch as without a cache): a copy being filled by another call, a
+ * stream being captured before the copy exists, the cache full, or no memory. */
+void weight_cache_get(convt1d_weight_cache *c, const PackKey &key, size_t bytes, cudaStream_t stream, void **wp,
+                      bool *fill);
+void weight_cache_filled(convt1d_weight_cache *c, const void *wp, cudaStream_t stream);
+void weight_cache_failed(convt1d_weight_cache *c, const void *wp);
 
 /* One group of a grouped problem as a groups-1 problem of C_in/groups and C_out/groups channels: the grouped register-A
  * paths (fwd_wgmma.cu, bwd_weight_rs.cu) run it once per group on the group's views of the tensors. */

@@ -311,8 +311,43 @@ static void test_cuda_consistency(void) {
     }
 }
 
+/* The packed-weight cache's host API, in either build: create, an empty cache's info, clear, destroy; NULL handles named.
+ * A CPU-only build's cached forward says NOT_SUPPORTED like the uncached one; a CUDA build's validates first. (Filling and
+ * reuse are tested on the GPU: tests/python/test_cuda.py, test_weight_cache_*.) */
+static void test_weight_cache(void) {
+    convt1d_weight_cache *c = NULL;
+    convt1d_status st = convt1d_weight_cache_create(&c);
+    CHECK(st == CONVT1D_SUCCESS && c != NULL, "weight cache create: %d (%s)", st, convt1d_last_error());
+    size_t bytes = 99;
+    int entries = 99;
+    st = convt1d_weight_cache_info(c, &bytes, &entries);
+    CHECK(st == CONVT1D_SUCCESS && bytes == 0 && entries == 0, "empty cache info: %d, %zu bytes, %d entries", st, bytes,
+          entries);
+    CHECK(convt1d_weight_cache_clear(c) == CONVT1D_SUCCESS, "clear of an empty cache");
+    CHECK(convt1d_weight_cache_clear(NULL) == CONVT1D_SUCCESS, "clear(NULL) is a no-op");
+    st = convt1d_weight_cache_create(NULL);
+    CHECK(st == CONVT1D_ERROR_NULL_POINTER && strstr(convt1d_last_error(), "cache"), "create(NULL): %d (%s)", st,
+          convt1d_last_error());
+    st = convt1d_weight_cache_info(NULL, &bytes, &entries);
+    CHECK(st == CONVT1D_ERROR_NULL_POINTER && strstr(convt1d_last_error(), "cache"), "info(NULL): %d (%s)", st,
+          convt1d_last_error());
+    convt1d_params p = base();
+    if (!convt1d_has_cuda()) {
+        st = convt1d_forward_cuda_cached(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, D, D, NULL, D, c, NULL);
+        CHECK(st == CONVT1D_ERROR_NOT_SUPPORTED, "CPU-only cached forward: %d (%s)", st, convt1d_last_error());
+    } else {
+        p.stride = 0;
+        st = convt1d_forward_cuda_cached(&p, CONVT1D_F32, CONVT1D_MATH_STRICT_FP32, D, D, NULL, D, c, NULL);
+        CHECK(st == CONVT1D_ERROR_INVALID_VALUE && strstr(convt1d_last_error(), "stride"),
+              "cached forward with stride 0: %d (%s)", st, convt1d_last_error());
+    }
+    convt1d_weight_cache_destroy(c);
+    convt1d_weight_cache_destroy(NULL);
+}
+
 int main(void) {
     test_invalid_values();
+    test_weight_cache();
     test_overflow();
     test_null_pointers();
     test_output_padding_for_size();
