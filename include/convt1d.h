@@ -167,9 +167,10 @@ CONVT1D_API convt1d_status convt1d_weight_cache_create(convt1d_weight_cache **ca
 /* Forget the packed copies (after the weight changed). NULL is a no-op. */
 CONVT1D_API convt1d_status convt1d_weight_cache_clear(convt1d_weight_cache *cache);
 CONVT1D_API void convt1d_weight_cache_destroy(convt1d_weight_cache *cache);
-/* Device bytes the cache holds, and the number of packed copies. */
+/* Device bytes the cache holds, the number of packed copies, and the number of forward launches that read or filled
+ * one (any output pointer may be NULL). */
 CONVT1D_API convt1d_status convt1d_weight_cache_info(const convt1d_weight_cache *cache, size_t *bytes,
-                                                     int *entries);
+                                                     int *entries, uint64_t *uses);
 /* convt1d_forward_cuda with the weight's packed copies kept in `cache` (NULL: convt1d_forward_cuda). */
 CONVT1D_API convt1d_status convt1d_forward_cuda_cached(const convt1d_params *p, convt1d_dtype dtype,
                                                        convt1d_math math, const void *x, const void *w,

@@ -65,9 +65,11 @@ convt1d_status convt1d_weight_cache_clear(convt1d_weight_cache *cache) {
     return CONVT1D_SUCCESS;
 }
 void convt1d_weight_cache_destroy(convt1d_weight_cache *cache) { free(cache); }
-convt1d_status convt1d_weight_cache_info(const convt1d_weight_cache *cache, size_t *bytes, int *entries) {
+convt1d_status convt1d_weight_cache_info(const convt1d_weight_cache *cache, size_t *bytes, int *entries,
+                                         uint64_t *uses) {
     if (!cache) return convt1d_fail(CONVT1D_ERROR_NULL_POINTER, "cache must not be NULL");
     if (bytes) *bytes = 0;
     if (entries) *entries = 0;
+    if (uses) *uses = 0;
     return CONVT1D_SUCCESS;
 }

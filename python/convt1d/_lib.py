@@ -116,7 +116,8 @@ def _declare(l: ctypes.CDLL) -> ctypes.CDLL:
         "convt1d_weight_cache_create": (st, [ctypes.POINTER(vp)]),
         "convt1d_weight_cache_clear": (st, [vp]),
         "convt1d_weight_cache_destroy": (None, [vp]),
-        "convt1d_weight_cache_info": (st, [vp, ctypes.POINTER(sz), ctypes.POINTER(i32)]),
+        "convt1d_weight_cache_info": (st, [vp, ctypes.POINTER(sz), ctypes.POINTER(i32),
+                                           ctypes.POINTER(ctypes.c_uint64)]),
         "convt1d_forward_cuda_cached": (st, [P, i32, i32, vp, vp, vp, vp, vp, vp]),
     }
     missing = []
@@ -263,11 +264,15 @@ class WeightCache:
     def clear(self) -> None:
         check(lib.convt1d_weight_cache_clear(self.handle), "weight cache")
 
-    def info(self) -> tuple[int, int]:
-        """(device bytes held, packed copies)."""
-        b, n = ctypes.c_size_t(0), ctypes.c_int(0)
-        check(lib.convt1d_weight_cache_info(self.handle, ctypes.byref(b), ctypes.byref(n)), "weight cache")
-        return b.value, n.value
+    def info(self) -> tuple[int, int, int]:
+        """(device bytes held, packed copies, forward launches that read or filled one)."""
+        b, n, u = ctypes.c_size_t(0), ctypes.c_int(0), ctypes.c_uint64(0)
+        check(lib.convt1d_weight_cache_info(self.handle, ctypes.byref(b), ctypes.byref(n), ctypes.byref(u)),
+              "weight cache")
+        return b.value, n.value, u.value
+
+    def uses(self) -> int:
+        return self.info()[2]
 
     def __del__(self):
         h, self.handle = getattr(self, "handle", None), None

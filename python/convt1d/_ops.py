@@ -10,8 +10,8 @@ import torch
 
 from . import _lib
 
-__all__ = ["forward_impl", "backward_impl", "EagerFunction", "eager_apply", "eager_op", "eager_op_cuda", "fwd_call",
-           "DTYPES"]
+__all__ = ["forward_impl", "backward_impl", "EagerFunction", "eager_apply", "eager_op", "eager_op_cuda",
+           "eager_cached_op", "fwd_call", "DTYPES"]
 
 DTYPES = {torch.float32: _lib.F32, torch.float16: _lib.F16, torch.bfloat16: _lib.BF16,
           torch.float64: _lib.F64}
@@ -231,6 +231,8 @@ def _load_cpp():
 
 eager_op, _cpp_cuda = _load_cpp()
 eager_op_cuda = _cpp_cuda and _lib.has_cuda()  # the eager op serves CUDA tensors
+# The cached forward (ConvTranspose1d.cache_packed_weights) in C++, where the eager op serves CUDA tensors.
+eager_cached_op = torch.ops.convt1d_eager.conv_transpose1d_cached.default if eager_op_cuda else None
 # The ops' kernels: C++ where the library above registered them (CPU always, CUDA when built with it), else Python.
 for _key in ("CPU", "CUDA"):
     if eager_op is None or (_key == "CUDA" and not _cpp_cuda):

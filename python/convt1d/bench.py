@@ -14,9 +14,12 @@ timed as whole Python calls (module forward, and backward through autograd) per 
 interleaved in bursts with the garbage collector paused (time_calls_pair).
 A device-to-device copy is timed in the same run as the bandwidth yardstick. The error of each side
 is measured against a float64 F.conv_transpose1d evaluated on the same device.
+--weight-cache times inference with the weights packed once: the convt1d side is a ConvTranspose1d with
+cache_packed_weights() (one module per rotated weight copy), its error read on a call that uses the cache.
 
     python -m convt1d.bench --out bench/results/h100.json              # GPU, forward modes
     python -m convt1d.bench --backward --shapes kernelbench_64,grouped_g4
+    python -m convt1d.bench --weight-cache --out bench/results/h100_fwd_weight_cache.json
     python -m convt1d.bench --device cpu --shapes kernelbench_64_small  # CPU smoke test
 """
 from __future__ import annotations

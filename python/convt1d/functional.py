@@ -21,6 +21,7 @@ _function_modes = getattr(_C, "_is_torch_function_mode_enabled", lambda: False)
 _forward_impl = _ops.forward_impl
 _eager_apply = _ops.eager_apply
 _eager_op, _eager_op_cuda = _ops.eager_op, _ops.eager_op_cuda
+_eager_cached_op = _ops.eager_cached_op
 _op = torch.ops.convt1d.conv_transpose1d.default
 _fwd_function = _ops.fwd_call
 _fwad = torch.autograd.forward_ad  # _current_level >= 0 while a dual level is open
@@ -99,7 +100,14 @@ def _conv_transpose1d_cached(input, weight, bias, stride: int, padding: int, out
                              dilation: int, cache) -> Tensor:
     """conv_transpose1d (int parameters) with the CUDA forward's packed weights kept in cache (a _lib.WeightCache
     for this weight, which the caller clears when the weight changes), for a call _plain_no_grad_cuda accepts and
-    a contiguous weight (a copy would be a new tensor, and a new cache entry, on every call)."""
+    a contiguous weight (a copy would be a new tensor, and a new cache entry, on every call). The C++ op first, as
+    conv_transpose1d takes the eager op: a refused call is re-run below, which raises PyTorch's messages."""
+    if _eager_cached_op is not None:
+        try:
+            return _eager_cached_op(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                                    cache.handle)
+        except (RuntimeError, TypeError):
+            pass
     _check_args(input, weight, bias, groups)
     unbatched = input.dim() == 2
     y = _forward_impl(input.unsqueeze(0) if unbatched else input, weight, bias, stride, padding, output_padding,

@@ -86,6 +86,7 @@ class ConvTranspose1d(_ConvTransposeNd):
     _wcache_on = False
     _wcache = None
     _wcache_key = None
+    _wcache_shapes = None  # {(input shape, output_padding): whether its forward reads the cache} for this weight
 
     def cache_packed_weights(self, enabled: bool = True) -> "ConvTranspose1d":
         """Inference on CUDA: keep the forward's packed copy of the weight across calls instead of packing it on
@@ -105,14 +106,17 @@ class ConvTranspose1d(_ConvTransposeNd):
         if self._wcache is not None:
             self._wcache.clear()
         self._wcache_key = None
+        self._wcache_shapes = None
 
     def __getstate__(self):
         state = dict(super().__getstate__())
         state.pop("_wcache", None)  # device memory: a copy or an unpickled module makes its own
         state.pop("_wcache_key", None)
+        state.pop("_wcache_shapes", None)
         return state
 
-    def _cached_forward(self, input: Tensor, output_padding: int) -> Tensor:
+    def _cached_forward(self, input: Tensor, output_padding: int) -> Tensor | None:
+        """y through the weight cache, or None where the plain path serves (a forward that packs nothing)."""
         w = self.weight
         try:
             version = w._version
@@ -125,8 +129,19 @@ class ConvTranspose1d(_ConvTransposeNd):
             else:
                 self._wcache.clear()
             self._wcache_key = key
-        return _conv_transpose1d_cached(input, w, self.bias, self.stride[0], self.padding[0], output_padding,
-                                       self.groups, self.dilation[0], self._wcache)
+            self._wcache_shapes = {}
+        shape = (input.shape, output_padding)
+        known = self._wcache_shapes.get(shape)
+        if known is False:
+            return None
+        uses = self._wcache.uses() if known is None else 0
+        y = _conv_transpose1d_cached(input, w, self.bias, self.stride[0], self.padding[0], output_padding,
+                                     self.groups, self.dilation[0], self._wcache)
+        # The first call of a shape tells whether its forward reads the cache; where it does not (no packing pass on
+        # its path), the plain path, with fewer host microseconds, serves that shape from now on.
+        if known is None:
+            self._wcache_shapes[shape] = self._wcache.uses() != uses
+        return y
 
     def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
         if self.padding_mode != "zeros":
@@ -134,6 +149,8 @@ class ConvTranspose1d(_ConvTransposeNd):
         output_padding = self._output_padding_for(input, output_size)
         if (self._wcache_on and _plain_no_grad_cuda(input, self.weight, self.bias)
                 and self.weight.is_contiguous()):
-            return self._cached_forward(input, output_padding)
+            y = self._cached_forward(input, output_padding)
+            if y is not None:
+                return y
         return conv_transpose1d(input, self.weight, self.bias, self.stride[0], self.padding[0],
                                 output_padding, self.groups, self.dilation[0])

@@ -56,6 +56,7 @@ struct convt1d_weight_cache {
     std::mutex mu;
     Entry entries[kMaxEntries];
     int n = 0;
+    uint64_t uses = 0; /* launches served by a copy (read or filled) */
 };
 
 void weight_cache_get(convt1d_weight_cache *c, const PackKey &key, size_t bytes, cudaStream_t stream, void **wp,
@@ -84,6 +85,7 @@ void weight_cache_get(convt1d_weight_cache *c, const PackKey &key, size_t bytes,
             }
         }
         *wp = e.ptr;
+        ++c->uses;
         return;
     }
     if (c->n == kMaxEntries || capturing(stream)) return;
@@ -100,6 +102,7 @@ void weight_cache_get(convt1d_weight_cache *c, const PackKey &key, size_t bytes,
     e.stream = stream;
     e.filling = true;
     ++c->n;
+    ++c->uses;
     *wp = e.ptr;
     *fill = true;
 }
@@ -153,7 +156,8 @@ void convt1d_weight_cache_destroy(convt1d_weight_cache *cache) {
     delete cache;
 }
 
-convt1d_status convt1d_weight_cache_info(const convt1d_weight_cache *cache, size_t *bytes, int *entries) {
+convt1d_status convt1d_weight_cache_info(const convt1d_weight_cache *cache, size_t *bytes, int *entries,
+                                         uint64_t *uses) {
     if (!cache) return convt1d_fail(CONVT1D_ERROR_NULL_POINTER, "cache must not be NULL");
     convt1d_weight_cache *c = const_cast<convt1d_weight_cache *>(cache);
     std::lock_guard<std::mutex> lock(c->mu);
@@ -161,5 +165,6 @@ convt1d_status convt1d_weight_cache_info(const convt1d_weight_cache *cache, size
     for (int i = 0; i < c->n; ++i) b += c->entries[i].bytes;
     if (bytes) *bytes = b;
     if (entries) *entries = c->n;
+    if (uses) *uses = c->uses;
     return CONVT1D_SUCCESS;
 }

@@ -96,7 +96,7 @@ convt1d_stream stream_of(const at::Tensor &t) {
 #endif
 
 at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10::optional<at::Tensor> &b0,
-                          const Conv &c) {
+                          const Conv &c, convt1d_weight_cache *cache = nullptr) {
     const at::Tensor b1 = b0.has_value() && b0->defined() ? *b0 : at::Tensor();
     check_operands(x0, w0, b1, c.groups, "convt1d forward"); /* before any copy */
     const at::Tensor x = x0.contiguous(), w = w0.contiguous(), b = b1.defined() ? b1.contiguous() : b1;
@@ -108,7 +108,8 @@ at::Tensor forward_kernel(const at::Tensor &x0, const at::Tensor &w0, const c10:
     if (x.is_cuda()) {
 #ifdef CONVT1D_TORCH_CUDA
         const c10::cuda::CUDAGuard guard(x.device());
-        check(convt1d_forward_cuda(&p, dt, math_mode(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), stream_of(x)),
+        check(convt1d_forward_cuda_cached(&p, dt, math_mode(), x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), cache,
+                                          stream_of(x)),
               "convt1d forward");
 #else
         TORCH_CHECK(false, "convt1d_eager was built without CUDA");
@@ -214,6 +215,21 @@ at::Tensor conv_transpose1d(const at::Tensor &x, const at::Tensor &w, const c10:
     return forward_kernel(x, w, b, Conv{stride, padding, output_padding, groups, dilation});
 }
 
+/* ConvTranspose1d.cache_packed_weights' forward: the eager op without a gradient, the weight's packed copies kept in
+ * `cache` (a convt1d_weight_cache pointer; _lib.WeightCache.handle). The module calls it only where nothing records a
+ * gradient, for plain CUDA tensors; a refused call is re-run on the Python path, as for the eager op. */
+at::Tensor conv_transpose1d_cached(const at::Tensor &x, const at::Tensor &w, const c10::optional<at::Tensor> &b,
+                                   int64_t stride, int64_t padding, int64_t output_padding, int64_t groups,
+                                   int64_t dilation, int64_t cache) {
+    if (x.dim() == 2)
+        return conv_transpose1d_cached(x.unsqueeze(0), w, b, stride, padding, output_padding, groups, dilation, cache)
+            .squeeze(0);
+    TORCH_CHECK(x.is_cuda() && !at::autocast::is_autocast_enabled(x.device().type()),
+                "convt1d_eager: the cached forward takes CUDA tensors outside autocast");
+    return forward_kernel(x, w, b, Conv{stride, padding, output_padding, groups, dilation},
+                          reinterpret_cast<convt1d_weight_cache *>(cache));
+}
+
 /* The CPU / CUDA kernels of the convt1d:: ops that _ops.py defines (what torch.compile graphs, autocast and the
  * backward of a graph-building backward call): the same C entry points instead of _ops.py's Python kernels. */
 at::Tensor op_forward(const at::Tensor &x, const at::Tensor &w, const c10::optional<at::Tensor> &b, int64_t stride,
@@ -248,6 +264,9 @@ TORCH_LIBRARY(convt1d_eager, m) {
     m.def("conv_transpose1d(Tensor input, Tensor weight, Tensor? bias, int stride, int padding, int output_padding, "
           "int groups, int dilation) -> Tensor",
           &conv_transpose1d);
+    m.def("conv_transpose1d_cached(Tensor input, Tensor weight, Tensor? bias, int stride, int padding, "
+          "int output_padding, int groups, int dilation, int cache) -> Tensor",
+          &conv_transpose1d_cached);
     m.def("torch_version() -> str", &build_torch_version);
     m.def("cuda_enabled() -> bool", &cuda_enabled);
 }

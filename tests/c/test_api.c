@@ -320,15 +320,17 @@ static void test_weight_cache(void) {
     CHECK(st == CONVT1D_SUCCESS && c != NULL, "weight cache create: %d (%s)", st, convt1d_last_error());
     size_t bytes = 99;
     int entries = 99;
-    st = convt1d_weight_cache_info(c, &bytes, &entries);
-    CHECK(st == CONVT1D_SUCCESS && bytes == 0 && entries == 0, "empty cache info: %d, %zu bytes, %d entries", st, bytes,
-          entries);
+    uint64_t uses = 99;
+    st = convt1d_weight_cache_info(c, &bytes, &entries, &uses);
+    CHECK(st == CONVT1D_SUCCESS && bytes == 0 && entries == 0 && uses == 0,
+          "empty cache info: %d, %zu bytes, %d entries, %llu uses", st, bytes, entries, (unsigned long long)uses);
+    CHECK(convt1d_weight_cache_info(c, NULL, NULL, NULL) == CONVT1D_SUCCESS, "info with no outputs");
     CHECK(convt1d_weight_cache_clear(c) == CONVT1D_SUCCESS, "clear of an empty cache");
     CHECK(convt1d_weight_cache_clear(NULL) == CONVT1D_SUCCESS, "clear(NULL) is a no-op");
     st = convt1d_weight_cache_create(NULL);
     CHECK(st == CONVT1D_ERROR_NULL_POINTER && strstr(convt1d_last_error(), "cache"), "create(NULL): %d (%s)", st,
           convt1d_last_error());
-    st = convt1d_weight_cache_info(NULL, &bytes, &entries);
+    st = convt1d_weight_cache_info(NULL, &bytes, &entries, &uses);
     CHECK(st == CONVT1D_ERROR_NULL_POINTER && strstr(convt1d_last_error(), "cache"), "info(NULL): %d (%s)", st,
           convt1d_last_error());
     convt1d_params p = base();

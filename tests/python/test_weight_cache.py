@@ -69,11 +69,14 @@ def test_cached_forward_same_bits_no_pack(c, mode, tf32_flag):
         second = kernels_run(lambda: out.__setitem__("y", m(x2)))
         y = out["y"]
         assert torch.equal(y, expect2)
-    nbytes, entries = m._wcache.info()
-    # Where the uncached forward packs, the first cached call packs into the cache and the next one does not.
+    nbytes, entries, uses = m._wcache.info()
+    # Where the uncached forward packs, the first cached call packs into the cache and the next one reads it; where it
+    # does not, the module's plain path serves the next call.
     assert packs(first) == packs(plain)
     assert packs(second) == 0
     assert (entries > 0) == (packs(plain) > 0) and (nbytes > 0) == (entries > 0)
+    assert uses == 2 * packs(plain)
+    assert m._wcache_shapes == {(x1.shape, 0): packs(plain) > 0}
     if c["name"] == "rs_stride8" and torch.cuda.get_device_capability() == (9, 0):
         assert entries > 0  # the register-A forward packs on sm_90: the cache must serve it
     # The result is the layer's, not just the uncached call's: float64 reference by cuDNN.
@@ -147,7 +150,7 @@ def test_module_cache_api_on_cpu():
     with torch.no_grad():
         assert torch.equal(m(x), expect)
     m._wcache = _lib.WeightCache()
-    assert m._wcache.info() == (0, 0)
+    assert m._wcache.info() == (0, 0, 0)
     for clone in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
         assert clone._wcache is None and clone._wcache_on
         with torch.no_grad():
