@@ -9,6 +9,7 @@ R=$OUT/r; mkdir -p $R
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
 bash scripts/build_torch_op.sh .carry > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
+python3 -c "from convt1d import _ops; assert _ops.eager_cached_op is not None, \"C++ cached op not loaded\"" || { tail -20 $R/build_op.txt; exit 1; }
 timeout 120 python3 -m pytest -q -x tests/python/test_weight_cache.py > $R/test_wcache.txt 2>&1; echo "wcache tests exit $? ($SECONDS s)"; tail -3 $R/test_wcache.txt
 timeout 400 python3 -m pytest -q tests/python/test_cuda.py tests/python/test_cuda_wgmma.py tests/python/test_sass_hazard.py > $R/test_cuda.txt 2>&1; echo "cuda tests exit $? ($SECONDS s)"; tail -3 $R/test_cuda.txt
 S=upsample_x8_bias,hifigan_up1,hifigan_up2,hifigan_up3,hifigan_up4,codec_dec_s8,codec_dec_s5,single_utterance_x8,kernelbench_64_small,kernelbench_74_small,kernelbench_79_small,grouped_g4
