@@ -13,6 +13,8 @@ from .functional import _conv_transpose1d_cached, _plain_no_grad_cuda, conv_tran
 
 __all__ = ["ConvTranspose1d"]
 
+_allow_tf32 = getattr(torch._C, "_get_cudnn_allow_tf32", None) or (lambda: torch.backends.cudnn.allow_tf32)
+
 
 _REF_LENGTH = 1 << 20
 
@@ -86,7 +88,7 @@ class ConvTranspose1d(_ConvTransposeNd):
     _wcache_on = False
     _wcache = None
     _wcache_key = None
-    _wcache_shapes = None  # {(input shape, output_padding): whether its forward reads the cache} for this weight
+    _wcache_shapes = None  # {(input shape, dtype, output_padding, TF32 flag): whether its forward reads the cache}
 
     def cache_packed_weights(self, enabled: bool = True) -> "ConvTranspose1d":
         """Inference on CUDA: keep the forward's packed copy of the weight across calls instead of packing it on
@@ -116,8 +118,16 @@ class ConvTranspose1d(_ConvTransposeNd):
         return state
 
     def _cached_forward(self, input: Tensor, output_padding: int) -> Tensor | None:
-        """y through the weight cache, or None where the plain path serves (a forward that packs nothing)."""
-        w = self.weight
+        """y through the weight cache, or None where the plain path serves: calls the cache cannot serve (a gradient
+        to record, CPU tensors, autocast, ...) and shapes whose forward reads no cache (no packing pass on their path;
+        learnt on their first call, then passed on before anything else is asked: a few hundred ns)."""
+        shapes = self._wcache_shapes
+        shape = (input.shape, input.dtype, output_padding, _allow_tf32())
+        if shapes is not None and shapes.get(shape) is False:
+            return None
+        w, b = self.weight, self.bias
+        if not (_plain_no_grad_cuda(input, w, b) and w.is_contiguous()):
+            return None
         try:
             version = w._version
         except RuntimeError:  # an inference tensor has no version counter (it can change only in inference mode)
@@ -129,26 +139,20 @@ class ConvTranspose1d(_ConvTransposeNd):
             else:
                 self._wcache.clear()
             self._wcache_key = key
-            self._wcache_shapes = {}
-        shape = (input.shape, output_padding)
-        known = self._wcache_shapes.get(shape)
-        if known is False:
-            return None
+            self._wcache_shapes = shapes = {}
+        known = shapes.get(shape)
         uses = self._wcache.uses() if known is None else 0
-        y = _conv_transpose1d_cached(input, w, self.bias, self.stride[0], self.padding[0], output_padding,
-                                     self.groups, self.dilation[0], self._wcache)
-        # The first call of a shape tells whether its forward reads the cache; where it does not (no packing pass on
-        # its path), the plain path, with fewer host microseconds, serves that shape from now on.
+        y = _conv_transpose1d_cached(input, w, b, self.stride[0], self.padding[0], output_padding, self.groups,
+                                     self.dilation[0], self._wcache)
         if known is None:
-            self._wcache_shapes[shape] = self._wcache.uses() != uses
+            shapes[shape] = self._wcache.uses() != uses
         return y
 
     def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
         if self.padding_mode != "zeros":
             raise ValueError("Only `zeros` padding mode is supported for ConvTranspose1d")
         output_padding = self._output_padding_for(input, output_size)
-        if (self._wcache_on and _plain_no_grad_cuda(input, self.weight, self.bias)
-                and self.weight.is_contiguous()):
+        if self._wcache_on:
             y = self._cached_forward(input, output_padding)
             if y is not None:
                 return y
