@@ -1,96 +1,112 @@
-"""Where a latency shape's per-call time goes, convt1d vs cuDNN: per kind (fwd, bwd_input, bwd_weight,
-bwd_bias, fwd_bwd through the modules) the per-call time of back-to-back calls, the host time to
-enqueue them (no sync), and the kernels one call launches with their GPU times (torch.profiler).
-If enqueue ~= per-call the side is host-bound; if the kernels' sum ~= per-call it is GPU-bound.
+"""Where a latency row's per-call time goes: eager Python calls back to back (host + GPU) against the same call
+replayed from a CUDA graph (GPU only), for convt1d (plain, and with the weight cache) and cuDNN, and the kernels one
+call launches with their GPU durations (torch.profiler).
 
-    python dev/python/latency_probe.py [shape,...] [mode,...]
+    python dev/python/latency_probe.py [--shape single_utterance_x8] [--modes fp32,fp16,bf16] [--out probe.json]
 """
+import argparse
 import json
 import os
+import statistics
 import sys
 import time
 
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import convt1d  # noqa: E402
-from convt1d import _ops  # noqa: E402
+from convt1d.bench import PROBLEMS  # noqa: E402
 
-suite = {p["name"]: p for p in json.load(open(os.path.join(os.path.dirname(convt1d.__file__), "problems.json")))["suite"]}
-shapes = sys.argv[1].split(",") if len(sys.argv) > 1 else [n for n, c in suite.items() if "latency" in c.get("tags", [])]
-modes = sys.argv[2].split(",") if len(sys.argv) > 2 else ["fp32", "fp32_strict", "bf16"]
-dev = torch.device("cuda")
+DT = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 
-def per_call(fn, n=300):
-    for _ in range(20):
+def eager_us(fn, n=400, reps=7):
+    for _ in range(50):
         fn()
     torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    t1 = time.perf_counter()
+    best = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        torch.cuda.synchronize()
+        best.append((time.perf_counter() - t0) / n * 1e6)
+    return statistics.median(best)
+
+
+def graph_us(fn, n=400, reps=7):
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(20):
+            fn()
+    g.replay()
     torch.cuda.synchronize()
-    t2 = time.perf_counter()
-    return (t2 - t0) / n * 1e6, (t1 - t0) / n * 1e6
+    res = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(n // 20):
+            g.replay()
+        b.record()
+        torch.cuda.synchronize()
+        res.append(a.elapsed_time(b) * 1e3 / (n // 20 * 20))
+    return statistics.median(res)
 
 
 def kernels(fn):
+    from torch.profiler import ProfilerActivity, profile
     fn()
     torch.cuda.synchronize()
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        fn()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(5):
+            fn()
         torch.cuda.synchronize()
-    out = []
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            out.append((e.device_time, e.name[:70]))
-    return out
+    ev = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    per = {}
+    for e in ev:
+        per.setdefault(e.name[:90], []).append(e.device_time)
+    return {k: round(statistics.median(v), 2) for k, v in per.items()}
 
 
-for name in shapes:
-    c = suite[name]
-    for mode in modes:
-        dt = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[mode]
-        torch.backends.cudnn.allow_tf32 = mode != "fp32_strict"
-        kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"],
-                  groups=c["groups"], dilation=c["dilation"])
-        ours_m = convt1d.ConvTranspose1d(c["Cin"], c["Cout"], c["K"], bias=c["bias"], device=dev, dtype=dt, **kw)
-        ref_m = torch.nn.ConvTranspose1d(c["Cin"], c["Cout"], c["K"], bias=c["bias"], device=dev, dtype=dt, **kw)
-        ref_m.load_state_dict(ours_m.state_dict())
-        x = torch.randn(c["N"], c["Cin"], c["L"], device=dev, dtype=dt)
-        xg = x.clone().requires_grad_()
-        w = ours_m.weight.detach()
-        y = F.conv_transpose1d(x, w, None, **kw)
-        gy = torch.randn_like(y)
-        a = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
-        bop = torch.ops.convt1d.conv_transpose1d_backward.default
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shape", default="single_utterance_x8")
+    ap.add_argument("--modes", default="fp32,fp16,bf16")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    c = next(c for c in json.load(open(PROBLEMS))["suite"] if c["name"] == args.shape)
+    kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"], groups=c["groups"],
+              dilation=c["dilation"])
+    out = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "shape": c, "modes": {}}
+    for mode in args.modes.split(","):
+        torch.backends.cudnn.allow_tf32 = mode == "fp32"
+        dt = DT[mode]
+        x = torch.randn(c["N"], c["Cin"], c["L"], device="cuda", dtype=dt)
+        ours = convt1d.ConvTranspose1d(c["Cin"], c["Cout"], c["K"], bias=c["bias"], device="cuda", dtype=dt, **kw)
+        cached = convt1d.ConvTranspose1d(c["Cin"], c["Cout"], c["K"], bias=c["bias"], device="cuda", dtype=dt, **kw)
+        ref = torch.nn.ConvTranspose1d(c["Cin"], c["Cout"], c["K"], bias=c["bias"], device="cuda", dtype=dt, **kw)
+        cached.load_state_dict(ours.state_dict())
+        ref.load_state_dict(ours.state_dict())
+        cached.cache_packed_weights()
+        r = {}
+        with torch.no_grad():
+            for name, m in (("convt1d", ours), ("convt1d_cached", cached), ("cudnn", ref)):
+                fn = (lambda m=m: m(x))
+                r[name] = {"eager_us": round(eager_us(fn), 2), "graph_us": round(graph_us(fn), 2),
+                           "kernels_us": kernels(fn)}
+                print(f"{mode:6s} {name:15s} eager {r[name]['eager_us']:7.2f} us  graph {r[name]['graph_us']:7.2f} us  "
+                      f"kernels {r[name]['kernels_us']}", flush=True)
+        out["modes"][mode] = r
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(out, fh, indent=1)
 
-        def aten_bwd(mask):
-            return torch.ops.aten.convolution_backward(gy, x, w, [c["Cout"]] if mask[2] else None, [a[0]], [a[1]],
-                                                       [a[4]], True, [a[2]], a[3], mask)
-        cases = {
-            "fwd": (lambda: ours_m(x), lambda: ref_m(x), torch.no_grad),
-            "fwd_bwd": (lambda: ours_m(xg).backward(gy), lambda: ref_m(xg).backward(gy), torch.enable_grad),
-        }
-        for kind, mask in (("bwd_input", [True, False, False]), ("bwd_weight", [False, True, False]),
-                           ("bwd_bias", [False, False, True])):
-            cases[kind] = ((lambda m=mask: bop(gy, x, w, *a, m)), (lambda m=mask: aten_bwd(m)), torch.no_grad)
-        cases["bwd_input_impl"] = (lambda: _ops.backward_impl(gy, x, w, *a, [True, False, False]), None, torch.no_grad)
-        cases["bwd_weight_impl"] = (lambda: _ops.backward_impl(gy, x, w, *a, [False, True, False]), None, torch.no_grad)
-        cases["fwd_impl"] = (lambda: _ops.forward_impl(x, w, None, *a), None, torch.no_grad)
-        for kind, (fo, fr, ctx) in cases.items():
-            with ctx():
-                po, eo = per_call(fo)
-                ko = kernels(fo)
-                line = f"{name:22s} {mode:11s} {kind:16s} ours {po:7.1f} us/call (enqueue {eo:6.1f})"
-                if fr is not None:
-                    pr_, er = per_call(fr)
-                    kr = kernels(fr)
-                    line += f" | cudnn {pr_:7.1f} (enqueue {er:6.1f})  ratio {pr_ / po:5.2f}"
-                print(line)
-                print("    ours  kernels: " + "; ".join(f"{t:.1f}us {n}" for t, n in ko))
-                if fr is not None:
-                    print("    cudnn kernels: " + "; ".join(f"{t:.1f}us {n}" for t, n in kr))
-        sys.stdout.flush()
+
+if __name__ == "__main__":
+    main()
