@@ -74,11 +74,25 @@ def kernels(fn):
     return {k: round(statistics.median(v), 2) for k, v in per.items()}
 
 
+def host_table(fn, n=200):
+    """torch.profiler's CPU-side averages over n calls (Python ops, dispatcher, CUDA runtime calls)."""
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(20):
+        fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(n):
+            fn()
+        torch.cuda.synchronize()
+    return prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=25, max_name_column_width=70)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shape", default="single_utterance_x8")
     ap.add_argument("--modes", default="fp32,fp16,bf16")
     ap.add_argument("--out")
+    ap.add_argument("--host", action="store_true", help="also print the CPU-side profile of each side's calls")
     args = ap.parse_args()
     c = next(c for c in json.load(open(PROBLEMS))["suite"] if c["name"] == args.shape)
     kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"], groups=c["groups"],
@@ -102,6 +116,8 @@ def main():
                            "kernels_us": kernels(fn)}
                 print(f"{mode:6s} {name:15s} eager {r[name]['eager_us']:7.2f} us  graph {r[name]['graph_us']:7.2f} us  "
                       f"kernels {r[name]['kernels_us']}", flush=True)
+                if args.host:
+                    print(host_table(fn), flush=True)
         out["modes"][mode] = r
     if args.out:
         with open(args.out, "w") as fh:
