@@ -15,7 +15,7 @@ if ! "$BIN" probe >/dev/null 2>&1; then
     echo "building harness here"
     mkdir -p build/tc
     nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -Iinclude -Isrc/core -Isrc/cuda \
-        -DCONVT1D_TC_ALL_CONFIGS dev/cuda/fwd_tc_dev.cu src/cuda/fwd_tc.cu src/core/params.c -o "$BIN" || exit 1
+        -DCONVT1D_TC_ALL_CONFIGS dev/cuda/fwd_tc_dev.cu src/cuda/fwd_tc.cu src/core/params.c src/core/env.c -o "$BIN" || exit 1
 fi
 cuobjdump -sass "$BIN" 2>/dev/null | grep -oE "HMMA\.[0-9A-Z.]+" | sort | uniq -c | head -5
 cuobjdump -sass "$BIN" 2>/dev/null | grep -cE "\b(LDL|STL)\b" | sed 's/^/local-memory instructions: /'

@@ -21,6 +21,11 @@ convt1d_status convt1d_check_call(const convt1d_params *p, convt1d_dtype dtype, 
                                   const void *a, const char *a_name, const void *b, const char *b_name,
                                   const void *c, const char *c_name);
 
+/* getenv for the library's CONVT1D_* switches, from a snapshot of them taken by convt1d_env_refresh (env.c): every
+ * CUDA entry point refreshes it once, so reads within a call cost a few compares instead of a scan of the environment. */
+const char *convt1d_env(const char *name);
+void convt1d_env_refresh(void);
+
 /* Floor division and modulo for possibly negative a, positive b. */
 static inline int64_t convt1d_floordiv(int64_t a, int64_t b) {
     int64_t q = a / b;

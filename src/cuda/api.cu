@@ -41,6 +41,7 @@ void keep_pool_scratch() {
 convt1d_problem make_problem(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
                              int64_t out_length) {
     keep_pool_scratch(); /* every entry point with work to do comes through here */
+    convt1d_env_refresh(); /* the CONVT1D_* switches as they are at this call (convt1d_env) */
     convt1d_problem pr;
     pr.p = *p;
     pr.out_length = out_length;
@@ -61,7 +62,7 @@ convt1d_status check_math(convt1d_math math) {
 /* CONVT1D_FORCE_DIRECT=1 in the environment sends forward and backward to the direct kernels (tests use
  * it to cover them on shapes the specialised kernels would take). */
 bool force_direct() {
-    const char *v = getenv("CONVT1D_FORCE_DIRECT");
+    const char *v = convt1d_env("CONVT1D_FORCE_DIRECT");
     return v && v[0] && v[0] != '0';
 }
 
@@ -69,7 +70,7 @@ bool force_direct() {
  * not turned off by CONVT1D_DW=0 (an A/B in one process against the paths the layer takes without them; read at
  * every call). */
 bool depthwise_layer(const convt1d_problem &pr) {
-    const char *v = getenv("CONVT1D_DW");
+    const char *v = convt1d_env("CONVT1D_DW");
     return pr.cin_g == 1 && !(v && v[0] == '0');
 }
 
@@ -79,7 +80,7 @@ bool depthwise_layer(const convt1d_problem &pr) {
  * CONVT1D_FORCE_DIRECT wins over it. Read at every call, like force_direct(). */
 enum class BwdInputPick { Auto, Wgmma, Planes, Tc, Direct };
 BwdInputPick bwd_input_pick() {
-    const char *v = getenv("CONVT1D_BWD_INPUT");
+    const char *v = convt1d_env("CONVT1D_BWD_INPUT");
     if (!v) return BwdInputPick::Auto;
     if (!strcmp(v, "wgmma")) return BwdInputPick::Wgmma;
     if (!strcmp(v, "planes")) return BwdInputPick::Planes;

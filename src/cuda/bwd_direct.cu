@@ -563,7 +563,7 @@ convt1d_status launch_bias(bool fits32, const convt1d_problem &pr, const void *g
     const bool long_rows = L * (int64_t)sizeof(T) >= 16 * kBiasThreads;
     /* Unaligned long rows take 128-bit loads between per-row heads and tails (vec 2; CONVT1D_BIAS_ROWVEC=0 keeps
      * them on one load per element, as before session 17: A/B). */
-    const char *rv = getenv("CONVT1D_BIAS_ROWVEC");
+    const char *rv = convt1d_env("CONVT1D_BIAS_ROWVEC");
     const int vec = !long_rows ? 0 : aligned ? 1 : (rv && rv[0] == '0') ? 0 : 2;
     /* Splits along the row: about 512 blocks in all, each with at least 64K elements to sum. */
     const int64_t VW = 16 / (int64_t)sizeof(T);

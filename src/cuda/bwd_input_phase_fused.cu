@@ -173,7 +173,7 @@ template <int MODE> convt1d_status launch(const BiArgs &a, size_t smem, cudaStre
 convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
                                              cudaStream_t stream) {
     /* CONVT1D_BWD_INPUT_FUSED=0 off, 1 on wherever it applies; unset: where measured to gain (below). */
-    const char *ev = getenv("CONVT1D_BWD_INPUT_FUSED");
+    const char *ev = convt1d_env("CONVT1D_BWD_INPUT_FUSED");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     if (env == 0 || pr.dtype == CONVT1D_F64 || P.groups != 1 || P.in_channels > BM || convt1d_sm_major() < 8)

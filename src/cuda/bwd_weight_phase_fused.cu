@@ -280,7 +280,7 @@ convt1d_status launch_taps(const BwArgs &a, int K, size_t smem, void *gw, cudaSt
 convt1d_status convt1d_bwd_weight_phase_fused(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                               cudaStream_t stream) {
     /* CONVT1D_BWD_WEIGHT_FUSED=0 off, 1 on wherever it applies; unset: where measured to gain (below). */
-    const char *ev = getenv("CONVT1D_BWD_WEIGHT_FUSED");
+    const char *ev = convt1d_env("CONVT1D_BWD_WEIGHT_FUSED");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     if (env == 0 || pr.dtype == CONVT1D_F64 || P.groups != 1 || P.in_channels > BCI || P.out_channels > BCO ||

@@ -363,7 +363,7 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     {
         /* Rows by residue (RsBwArgs::xg) where a warp's 16 slots hold one residue (R/xg a multiple of 16);
          * CONVT1D_WGMMA_BW_RS_PERM=0: rows in order (A/B). */
-        const char *pv = getenv("CONVT1D_WGMMA_BW_RS_PERM");
+        const char *pv = convt1d_env("CONVT1D_WGMMA_BW_RS_PERM");
         const int xg = tma_row_group((int64_t)a.L_out * es);
         a.xg = (pv && pv[0] == '0') || (a.R / xg) % 16 != 0 ? 1 : xg;
         a.xgl = __builtin_ctz(a.xg);
@@ -381,13 +381,13 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
      * producer a bulk copy per grad_y row and the consumers a barrier round, so longer stages pay:
      * KernelBench 64 TF32 3.30 -> 2.13 ms at 2 chunks (run 64), KernelBench 74 TF32 0.86 -> 0.63 ms at 3
      * (run 65; 4: 0.65). */
-    const char *cv = getenv("CONVT1D_WGMMA_BW_RS_CPS"), *sv = getenv("CONVT1D_WGMMA_BW_RS_STAGES2");
+    const char *cv = convt1d_env("CONVT1D_WGMMA_BW_RS_CPS"), *sv = convt1d_env("CONVT1D_WGMMA_BW_RS_STAGES2");
     const int cps_max = cv && cv[0] >= '1' && cv[0] <= '4' ? cv[0] - '0' : 3;
     const int min_stages = a.R == 64 ? 4 : sv && sv[0] == '1' ? 2 : 3;
     /* TMA boxes for the interior chunks (RsBwArgs::gtma): grad_y 16-byte aligned, C_out whole groups of xg rows
      * (so every group starts 16-byte aligned), group coordinates in int; box width (the row pitch) checked below.
      * The largest offset a window start takes in its 16 bytes, over the residue groups and tap groups. */
-    const char *tv = getenv("CONVT1D_WGMMA_BW_RS_TMA");
+    const char *tv = convt1d_env("CONVT1D_WGMMA_BW_RS_TMA");
     a.gtma = !(tv && tv[0] == '0') && ((uintptr_t)gy & 15) == 0 && cout % a.xg == 0 &&
              ((int64_t)a.xg * a.L_out * es) % 16 == 0 && (int64_t)a.xg * a.L_out < INT_MAX / 2;
     int maxres = 0;
@@ -503,7 +503,7 @@ convt1d_status rs_run_groups(const convt1d_problem &pr, const void *gy, const vo
  * problem the kernel takes. */
 convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                      cudaStream_t stream) {
-    const char *ev = getenv("CONVT1D_WGMMA_BW_RS");
+    const char *ev = convt1d_env("CONVT1D_WGMMA_BW_RS");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
@@ -512,7 +512,7 @@ convt1d_status convt1d_bwd_weight_rs(const convt1d_problem &pr, const void *grad
      * 1.6-1.8x faster than the kernels they replace on hifigan_up3 / up4 (run 69). Their KernelBench 79 TF32
      * launch failures (runs 68-69) are put down to alternate stages at an odd stage count (see rs_run).
      * Larger strides: the phase-plane kernel of bwd_weight_wgmma.cu. */
-    const char *sv = getenv("CONVT1D_WGMMA_BW_RS_STRIDED");
+    const char *sv = convt1d_env("CONVT1D_WGMMA_BW_RS_STRIDED");
     const int max_stride = sv && sv[0] == '0' ? 1 : 4;
     /* Groups: up to 8 of 32+ channels each by default (CONVT1D_WGMMA_BW_RS=1: any); grouped_g4 bf16, run 266. */
     const bool grouped = P.groups > 1;
@@ -581,9 +581,9 @@ __global__ void __launch_bounds__(256) gy_phase_kernel(const T *gy, T *out, int6
 convt1d_status convt1d_bwd_weight_rs_phase(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                            cudaStream_t stream) {
     /* CONVT1D_WGMMA_BW_PHASE=0 off, 1 also where the register-A kernel takes the problem as it is. */
-    const char *ev = getenv("CONVT1D_WGMMA_BW_PHASE");
+    const char *ev = convt1d_env("CONVT1D_WGMMA_BW_PHASE");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
-    const char *rv = getenv("CONVT1D_WGMMA_BW_RS");
+    const char *rv = convt1d_env("CONVT1D_WGMMA_BW_RS");
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
     if (env == 0 || (rv && rv[0] == '0') || (ty != WG_F16 && ty != WG_BF16 && ty != WG_TF32)) return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -343,7 +343,7 @@ __global__ void __launch_bounds__(256) bw_reduce_kernel(const float *ws, typenam
 /* Shift 0 from x itself (BwArgs::x0): 16-bit with two shifts and x rows a 16-byte multiple (TF32 keeps its
  * copies: they are rounded to TF32 on the way, x is not). CONVT1D_WGMMA_BW_X0=0 never (A/B, tests). */
 bool shift0_from_x(int es, int Tn, int L, const void *x) {
-    const char *v = getenv("CONVT1D_WGMMA_BW_X0");
+    const char *v = convt1d_env("CONVT1D_WGMMA_BW_X0");
     return !(v && v[0] == '0') && es == 2 && Tn == 2 && ((int64_t)L * es) % 16 == 0 && ((uintptr_t)x & 15) == 0;
 }
 
@@ -373,7 +373,7 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
     /* Batch chunk: planes [nb][rows][pitch] + copies [Tc][nb][cin][pitch], both halves.
      * CONVT1D_WGMMA_BW_SCRATCH (bytes) overrides the budget: tests force several chunks with it. */
     size_t budget = kScratchBudget;
-    const char *bv = getenv("CONVT1D_WGMMA_BW_SCRATCH");
+    const char *bv = convt1d_env("CONVT1D_WGMMA_BW_SCRATCH");
     if (bv && bv[0] && strtoull(bv, nullptr, 10) > 0) budget = (size_t)strtoull(bv, nullptr, 10);
     const size_t per_n = ((size_t)rows + (size_t)Tc * cin) * pitch * es * halves;
     /* Equal chunks: a short last one would run a sliver of the grid (run 30: 15 + 1 samples). */
@@ -488,7 +488,7 @@ convt1d_status run(const convt1d_problem &pr, const void *gy, const void *x, voi
  * problem the kernel takes. */
 convt1d_status convt1d_bwd_weight_wgmma(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                         cudaStream_t stream) {
-    const char *ev = getenv("CONVT1D_WGMMA_BW");
+    const char *ev = convt1d_env("CONVT1D_WGMMA_BW");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);

@@ -557,7 +557,7 @@ void layer_args(const convt1d_problem &pr, dw_layer *a) {
 void split_rows(int rows, int tiles, int *tpb, int *chunks) {
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
     int64_t t = ((int64_t)rows * tiles) / ((int64_t)sms * 8 * 4);
-    const char *ev = getenv("CONVT1D_DW_TPB");
+    const char *ev = convt1d_env("CONVT1D_DW_TPB");
     if (ev && atoi(ev) > 0) t = atoi(ev);
     t = t < 1 ? 1 : (t > tiles ? tiles : t);
     *chunks = (int)((tiles + t - 1) / t);

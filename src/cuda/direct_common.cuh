@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "internal.h"
+
 namespace convt1d_direct {
 
 /* Element type -> accumulator type (f32, or f64 for f64) and the conversions both ways. */
@@ -56,7 +58,7 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /* CONVT1D_FORCE_INDEX64=1 makes the direct kernels take their int64-index path (tests cover it on
  * small shapes that way). */
 inline bool force_index64() {
-    const char *v = getenv("CONVT1D_FORCE_INDEX64");
+    const char *v = convt1d_env("CONVT1D_FORCE_INDEX64");
     return v && v[0] && v[0] != '0';
 }
 

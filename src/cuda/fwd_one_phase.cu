@@ -81,7 +81,7 @@ void scatter(const void *yr, const void *bias, void *y, int64_t rows, int64_t co
 convt1d_status convt1d_fwd_one_phase(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                      cudaStream_t stream) {
     /* CONVT1D_FWD_PHASE=0 off, 1 on wherever it applies; unset: where it was measured to gain (below). */
-    const char *ev = getenv("CONVT1D_FWD_PHASE");
+    const char *ev = convt1d_env("CONVT1D_FWD_PHASE");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     convt1d_problem q;

@@ -375,7 +375,7 @@ template <int MODE> convt1d_status launch(const FusedArgs &a, int bt, size_t sme
  * CONVT1D_FUSED_YP=0 keeps the least pitch (A/B). */
 int tile_pitch(const FusedArgs &a, int cols, int es, int ve, int max_pitch) {
     const int base = a.s * cols + 2 * ve;
-    const char *ev = getenv("CONVT1D_FUSED_YP");
+    const char *ev = convt1d_env("CONVT1D_FUSED_YP");
     if (ev && ev[0] == '0') return base;
     /* The count below takes ~0.3 ms of host time (run 159: exposed in synchronized per-call timing): once per layer. */
     static thread_local int key[7] = {-1, -1, -1, -1, -1, -1, -1}, cached = 0;
@@ -416,7 +416,7 @@ int tile_pitch(const FusedArgs &a, int cols, int es, int ve, int max_pitch) {
 convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                        void *y, cudaStream_t stream) {
     /* CONVT1D_FWD_FUSED=0 off, 1 on wherever it applies; unset: where measured to gain (below). */
-    const char *ev = getenv("CONVT1D_FWD_FUSED");
+    const char *ev = convt1d_env("CONVT1D_FWD_FUSED");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     if (env == 0 || pr.dtype == CONVT1D_F64 || pr.w_adjoint || P.groups != 1 || P.out_channels > BM ||
@@ -446,7 +446,7 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         /* Bulk copies pay where fewer warps are left to store (strict fp32: one block per SM) and in 16-bit;
          * TF32 loses (run 105, KernelBench 79, ms, bulk / vector stores: TF32 0.521 / 0.472, strict 0.838 /
          * 0.856, bf16 0.332 / 0.337). CONVT1D_FUSED_BULK=0/1 forces either (A/B). */
-        const char *eb = getenv("CONVT1D_FUSED_BULK");
+        const char *eb = convt1d_env("CONVT1D_FUSED_BULK");
         const bool want = eb && eb[0] ? eb[0] != '0' : !(pr.dtype == CONVT1D_F32 && !strict);
         a.bulk = convt1d_sm_major() >= 9 && want;
     }
@@ -460,7 +460,7 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
      * cost a k-loop of three MMAs each); at stride 1 TF32 loses too (run 241, KernelBench 74 with 3 taps, forced: 0.953 /
      * 0.728). CONVT1D_FUSED_LINE=0/1: never / in every mode and stride (A/B, tests); CONVT1D_FUSED_LPAD=0: the staged
      * rows on a vector's phase only (pm) with bulk copies too (A/B). */
-    const char *el = getenv("CONVT1D_FUSED_LINE"), *ep = getenv("CONVT1D_FUSED_LPAD");
+    const char *el = convt1d_env("CONVT1D_FUSED_LINE"), *ep = convt1d_env("CONVT1D_FUSED_LPAD");
     const bool line = el && el[0] ? el[0] != '0' : !half && !strict && P.stride > 1, lpad = !(ep && ep[0] == '0');
     /* The layout of a tile of bt phase positions (Geo), its rows sent between 128-byte boundaries or not (line; xt in
      * FusedArgs): window, output tile pitch, tiles; 0 where it cannot run. */
@@ -504,7 +504,7 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     int bt = 256;
     size_t smem = 0;
     {
-        const char *eb = getenv("CONVT1D_FUSED_BT");
+        const char *eb = convt1d_env("CONVT1D_FUSED_BT");
         const int want = eb && eb[0] ? (atoi(eb) == 256 ? 256 : 128) : 0;
         FusedArgs t = a;
         const int64_t sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;

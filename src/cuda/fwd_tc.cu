@@ -170,7 +170,7 @@ int pick_cfg(const Args &a, bool strict, bool half) {
 
 /* A dev/A-B switch from the environment, read once per process: -1 unset, else 0 or 1. */
 int env_flag(const char *name) {
-    const char *v = getenv(name);
+    const char *v = convt1d_env(name);
     return v && v[0] ? v[0] != '0' : -1;
 }
 
@@ -212,7 +212,7 @@ int convt1d_sm_count() {
     }
     /* CONVT1D_SM_LIMIT=n (read at every call; probes only): size grids and heuristics for n SMs, so that two
      * kernels on two streams can share the GPU (dev/python/concurrent_bwd_probe.py). */
-    const char *v = getenv("CONVT1D_SM_LIMIT");
+    const char *v = convt1d_env("CONVT1D_SM_LIMIT");
     if (v && v[0]) {
         const int l = atoi(v);
         if (l > 0 && l < count) return l;

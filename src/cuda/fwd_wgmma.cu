@@ -1574,7 +1574,7 @@ struct BwdInput {
  * 0.142, bf16 0.057 / 0.045 / 0.050 / 0.071 (cuDNN 0.057, 0.218, 0.039): filling both block slots of an SM (8)
  * or past them loses. CONVT1D_WGMMA_KSPLIT=0: never; =k: k splits wherever the SS grad_input runs (tests, A/B). */
 void pick_ksplit(WgArgs &a, int64_t blocks) {
-    const char *v = getenv("CONVT1D_WGMMA_KSPLIT");
+    const char *v = convt1d_env("CONVT1D_WGMMA_KSPLIT");
     const int64_t sm = convt1d_sm_count();
     int64_t ks = 1;
     if (v && v[0]) {
@@ -1723,7 +1723,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
  * 1.42, KernelBench 74 equal; it loses on hifigan_up4 TF32, 1.17 vs 1.08, and on the strided grad_input,
  * hifigan_up3/up4 bf16 1.04 vs 0.94-0.97). */
 int rs_pingpong(int MQ, bool fwd_stride1) {
-    const char *v = getenv("CONVT1D_WGMMA_RS_PP");
+    const char *v = convt1d_env("CONVT1D_WGMMA_RS_PP");
     return MQ == 2 && (v && v[0] ? v[0] == '1' : fwd_stride1);
 }
 
@@ -1736,7 +1736,7 @@ int rs_pingpong(int MQ, bool fwd_stride1) {
  * ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever it applies. */
 int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool *only_beside) {
     *only_beside = false;
-    const char *ev = getenv("CONVT1D_WGMMA_RS_EDGE");
+    const char *ev = convt1d_env("CONVT1D_WGMMA_RS_EDGE");
     const int env = ev && ev[0] ? ev[0] != '0' : -1;
     if (env == 0 || a.ps < 2 || a.q_tiles < 2 || pr.p.groups != 1 || pr.dtype == CONVT1D_F64) return -1;
     const int64_t q_last = a.qa + (int64_t)(a.q_tiles - 1) * 128 * MQ;
@@ -1798,10 +1798,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * 0.845 / 1.053, bf16 0.714 / 0.743, split TF32 1.158 / 1.347, hifigan_up3 bf16 0.659 / 0.764, codec_dec_s5
      * equal; with pairs, split TF32: upsample_x8 5.226 / 5.079, hifigan_up1 1.349 / 1.333, codec_dec_s8 3.109 /
      * 3.073, 16-bit and TF32 equal). CONVT1D_WGMMA_RS_YPAIR=0: one element per direct store (A/B, tests). */
-    const char *yv = getenv("CONVT1D_WGMMA_RS_YPAIR");
+    const char *yv = convt1d_env("CONVT1D_WGMMA_RS_YPAIR");
     a.ypair = !BI && a.ps % 2 == 0 && a.L_out % 2 == 0 && a.p % 2 == 0 && ((uintptr_t)a.y & (2 * es - 1)) == 0 &&
               !(yv && yv[0] == '0');
-    const char *wv = getenv("CONVT1D_WGMMA_RS_WRES"), *ev = getenv("CONVT1D_WGMMA_RS_EPI");
+    const char *wv = convt1d_env("CONVT1D_WGMMA_RS_WRES"), *ev = convt1d_env("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
     /* One-phase layers (os > 1) have only the staged epilogue (it writes the columns between their outputs). */
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
@@ -1810,7 +1810,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0, stg_bytes = 0;
     int64_t grid = 0;
-    const char *ppv = getenv("CONVT1D_WGMMA_RS_PP");
+    const char *ppv = convt1d_env("CONVT1D_WGMMA_RS_PP");
     const bool pp_forced = ppv && ppv[0] == '1';
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
@@ -1856,7 +1856,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.spitch = spitch;
     a.bar_off = a.wr_off + (a.wres ? (int)wres_bytes : 0) + (staged ? stg_bytes : 0);
     const int smem = a.bar_off + 1024 + 1024; /* barriers, alignment */
-    const char *kv = getenv("CONVT1D_WGMMA_RS_SKEW");
+    const char *kv = convt1d_env("CONVT1D_WGMMA_RS_SKEW");
     a.skew_ns = kv && kv[0] ? atoi(kv) : 0;
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
     {
@@ -1924,7 +1924,7 @@ cudaStream_t side_stream() {
 }
 
 bool edge_beside_wanted(cudaStream_t stream) {
-    const char *v = getenv("CONVT1D_WGMMA_RS_EDGE_BESIDE");
+    const char *v = convt1d_env("CONVT1D_WGMMA_RS_EDGE_BESIDE");
     if (v && v[0] == '0') return false;
     cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
     return cudaStreamIsCapturing(stream, &cs) == cudaSuccess && cs == cudaStreamCaptureStatusNone && side_stream();
@@ -1982,7 +1982,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
          * KernelBench 74 (dilation 3, odd tap shifts: a test per load) 0.58 -> 0.67; with the word test one per
          * tap (run 166) 74 gains too: fp16 0.444 -> 0.430, bf16 0.435 -> 0.424, grad_input 1%. Phase-merged
          * layers (ps > 1, outputs ps apart) are slower with pairs. CONVT1D_WGMMA_RS_PAIRS=0 turns them off. */
-        const char *pv = getenv("CONVT1D_WGMMA_RS_PAIRS");
+        const char *pv = convt1d_env("CONVT1D_WGMMA_RS_PAIRS");
         a.pairs = es == 2 && a.ps == 1 && P.stride == 1 && !(pv && pv[0] == '0');
     }
     /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
@@ -1990,7 +1990,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * where TMA could, =0 never (then the session-7 8-byte cp.async in fp32, rows an 8-byte multiple);
      * CONVT1D_WGMMA_RS_CPASYNC=1 forces the cp.async (its first, 4-byte form ran KernelBench 74's bf16
      * grad_input at 1.46 ms against 0.67 on mma.sync, run 35), =0 never. */
-    const char *cv = getenv("CONVT1D_WGMMA_RS_CPASYNC"), *bv = getenv("CONVT1D_WGMMA_RS_BULK");
+    const char *cv = convt1d_env("CONVT1D_WGMMA_RS_CPASYNC"), *bv = convt1d_env("CONVT1D_WGMMA_RS_BULK");
     const char cpe = cv && cv[0] ? cv[0] : 'u', bke = bv && bv[0] ? bv[0] : 'u';
     const bool x16 = ((uintptr_t)x & 15) == 0;
     const bool tma_ok = x16 && ((int64_t)L * es) % 16 == 0;
@@ -2004,7 +2004,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * nothing (NOT_SUPPORTED where rows TMA cannot take do not qualify: tests see which path ran). */
     a.xg = 1;
     {
-        const char *gv = getenv("CONVT1D_WGMMA_RS_GROUPS");
+        const char *gv = convt1d_env("CONVT1D_WGMMA_RS_GROUPS");
         const int xg = tma_row_group((int64_t)L * es);
         const bool inside = a.ps == 1 && a.os == 1 && a.p - (int64_t)(a.T - 1) * a.dj >= 0 && (int64_t)a.L_out - 1 + a.p <= L - 1;
         /* xg <= 4: a k-step's channel rows (8 fp32, 16 16-bit) stay in one box of kBK/xg rows. */
@@ -2063,7 +2063,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * 8-row group only: up to 8 spare rows (every stride up to 9, larger ones where BR mod s <= 8).
      * CONVT1D_WGMMA_RS_SPARE=0: whole channels only (A/B). */
     {
-        const char *sv = getenv("CONVT1D_WGMMA_RS_SPARE");
+        const char *sv = convt1d_env("CONVT1D_WGMMA_RS_SPARE");
         if (a.ps > 1 && BR - RT > 0 && BR - RT <= 8 && !(sv && sv[0] == '0')) a.r_tiles = (M + BR - 1) / BR;
     }
     const int BQ = 128 * MQ, cm = a.ps * a.os; /* output columns per position q: o = q*cm + r - p */
@@ -2079,11 +2079,11 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * row pieces and ping-pong; split TF32 loses, 1.100 vs 1.005, and 16-bit stages nothing at stride 1).
      * CONVT1D_WGMMA_RS_JOINT=0/1: never / wherever it fits (A/B, tests). */
     {
-        const char *jv = getenv("CONVT1D_WGMMA_RS_JOINT");
+        const char *jv = convt1d_env("CONVT1D_WGMMA_RS_JOINT");
         a.joint = jv && jv[0] ? jv[0] == '1' : TY == WG_TF32 && !pr.w_adjoint;
     }
     {
-        const char *lv = getenv("CONVT1D_WGMMA_RS_LDM");
+        const char *lv = convt1d_env("CONVT1D_WGMMA_RS_LDM");
         /* Never two ldmatrix taps in a row: the kernel loads the second one's fragments while the first one's last
          * MMA may still read registers that ptxas gave to both (see the kernel's tap loop). Tap j takes ldmatrix
          * where j*dj is a multiple of 8, so j and j + 1 both do only where dj is (dilations that are multiples of
@@ -2098,7 +2098,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * 1.233 / 1.189, KernelBench 64 (128x2) 2.12 / 1.99. With the wait (runs 299, 300): KernelBench 74 0.646 / 0.664,
      * 0.643 / 0.657; hifigan_up4 equal. CONVT1D_WGMMA_RS_RX=0/1: never / on every 64-row tile TMA stages (A/B, tests). */
     {
-        const char *rv = getenv("CONVT1D_WGMMA_RS_RX");
+        const char *rv = convt1d_env("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
         a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1);
     }
@@ -2133,7 +2133,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
 /* The strided grad_input stages grad_y by bulk copies where grad_y is 16-byte aligned (CONVT1D_WGMMA_RS_BULK=0:
  * never); run_rs_bi and rs_bi_pays ask the same question. */
 bool bi_bulk(const void *gy) {
-    const char *bv = getenv("CONVT1D_WGMMA_RS_BULK");
+    const char *bv = convt1d_env("CONVT1D_WGMMA_RS_BULK");
     return ((uintptr_t)gy & 15) == 0 && !(bv && bv[0] == '0');
 }
 
@@ -2173,7 +2173,7 @@ convt1d_status run_rs_bi(const convt1d_problem &pr, const void *gy, const void *
     /* 16-bit, even stride, padding and grad_y length, bulk staging (no gsh): every fragment register's pair
      * is one aligned word (the box rows start at even elements: c0 and the row pitch multiples of 4).
      * CONVT1D_WGMMA_RS_PAIR32=0: two 16-bit loads as elsewhere. */
-    const char *pv = getenv("CONVT1D_WGMMA_RS_PAIR32");
+    const char *pv = convt1d_env("CONVT1D_WGMMA_RS_PAIR32");
     a.pair32 = es == 2 && bulk && bi.s % 2 == 0 && bi.p % 2 == 0 && bi.L_out % 2 == 0 && !(pv && pv[0] == '0');
     a.grpc = (kBK + bi.s - 1) / bi.s + (kBK % bi.s ? 1 : 0);
     a.hal = (a.T - 1 + VE - 1) / VE * VE;
@@ -2222,7 +2222,7 @@ void pick_tile(int ty, const WgArgs &a, int64_t work, int64_t batch, int *BRp, i
         BR = 128;
         minb = ty == WG_TF32X3 ? 1 : 2; /* split operands: a 64 KB stage, two blocks would hold one each */
     }
-    const char *bv = getenv("CONVT1D_WGMMA_BR");
+    const char *bv = convt1d_env("CONVT1D_WGMMA_BR");
     if (bv && bv[0]) {
         const int b = atoi(bv);
         if (b == 64 || b == 128 || b == 256) {
@@ -2300,7 +2300,7 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     {
         /* The k-step loop's A/B switches: CONVT1D_WGMMA_RS_KSKIP=0 runs all four k-steps of half-empty chunks,
          * CONVT1D_WGMMA_RS_HOIST=0 tests the 16-bit pairs' words in every load. */
-        const char *kv = getenv("CONVT1D_WGMMA_RS_KSKIP"), *hv = getenv("CONVT1D_WGMMA_RS_HOIST");
+        const char *kv = convt1d_env("CONVT1D_WGMMA_RS_KSKIP"), *hv = convt1d_env("CONVT1D_WGMMA_RS_HOIST");
         a.kskip = !(kv && kv[0] == '0');
         a.hoist = !(hv && hv[0] == '0');
     }
@@ -2316,7 +2316,7 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
      * does not fit either (0.488 / 0.467): it keeps 256x1. With spare rows (run_rs; run 280, 5 row tiles of 256, 10 of
      * 128) the same: fp16 0.227 / 0.263, bf16 0.225 / 0.261, TF32 0.452 / 0.424. */
     if (BR == 256 && !bi && es == 2 && a.ps > 1 && (a.ps % 2 || a.L_out % 2 || a.p % 2)) BR = 128, MQ = 2;
-    const char *tv = getenv("CONVT1D_WGMMA_RS_TILE");
+    const char *tv = convt1d_env("CONVT1D_WGMMA_RS_TILE");
     bool forced = false;
     if (tv && tv[0]) {
         int b = 0, m = 0;
@@ -2416,7 +2416,7 @@ void fwd_taps(const convt1d_params &P, WgArgs &a) {
  * kernel, which takes groups on its grid). */
 convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
-    const char *ev = getenv("CONVT1D_WGMMA"), *rv = getenv("CONVT1D_WGMMA_RS");
+    const char *ev = convt1d_env("CONVT1D_WGMMA"), *rv = convt1d_env("CONVT1D_WGMMA_RS");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1, rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     if (env == 0 || rs_env == 0 || pr.w_adjoint) return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -2448,7 +2448,7 @@ convt1d_status fwd_wgmma_grouped(const convt1d_problem &pr, const void *x, const
 convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                  cudaStream_t stream) {
     if (pr.p.groups > 1 && pr.p.batch > 0) return fwd_wgmma_grouped(pr, x, w, bias, y, stream);
-    const char *ev = getenv("CONVT1D_WGMMA");
+    const char *ev = convt1d_env("CONVT1D_WGMMA");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     const int ty = fwd_kind(pr);
@@ -2464,7 +2464,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
      * 160: fp16 3.3 vs 0.80; hifigan_up3, 256: 2.2 vs 1.05). Split TF32 triples the MMA work, so it
      * pays from 384 (KernelBench 64 strict: 8.79 vs 9.75; run 26). */
     const int64_t work = P.in_channels * (int64_t)a.T;
-    const char *rv = getenv("CONVT1D_WGMMA_RS");
+    const char *rv = convt1d_env("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
     if (rs_env == 1 || (rs_env < 0 && env < 0 && rs_pays(ty, P, a, work))) {
         const convt1d_status st = dispatch_rs(ty, pr, x, w, a, K, d, stream);
@@ -2486,7 +2486,7 @@ convt1d_status convt1d_fwd_wgmma(const convt1d_problem &pr, const void *x, const
  * stay there). CONVT1D_WGMMA_RS_OP=1 wherever it can run, 0 never. */
 convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
                                            void *y, cudaStream_t stream) {
-    const char *ev = getenv("CONVT1D_WGMMA_RS_OP");
+    const char *ev = convt1d_env("CONVT1D_WGMMA_RS_OP");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     if (env == 0 || P.stride < 2 || P.dilation % P.stride != 0) return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -2494,7 +2494,7 @@ convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void
     if (ty < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     if (env < 0) {
         /* Not where a test or an A/B pins the phase-fused or the scatter path (their switches set). */
-        const char *fv = getenv("CONVT1D_FWD_FUSED"), *pv = getenv("CONVT1D_FWD_PHASE");
+        const char *fv = convt1d_env("CONVT1D_FWD_FUSED"), *pv = convt1d_env("CONVT1D_FWD_PHASE");
         if (ty != WG_TF32X3 || P.batch * P.out_channels * pr.out_length < ((int64_t)4 << 20) || (fv && fv[0]) || (pv && pv[0]))
             return CONVT1D_ERROR_NOT_SUPPORTED;
     }
@@ -2513,7 +2513,7 @@ convt1d_status convt1d_fwd_wgmma_one_phase(const convt1d_problem &pr, const void
  * bwd_input_planes.cu, each phase's offset takes the padding, so no tap slot is empty at d = 1. */
 convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
                                        cudaStream_t stream) {
-    const char *ev = getenv("CONVT1D_WGMMA");
+    const char *ev = convt1d_env("CONVT1D_WGMMA");
     const int env = ev && ev[0] ? (ev[0] != '0') : -1;
     const convt1d_params &P = pr.p;
     const int ty = wg_kind(pr.dtype, pr.math);
@@ -2547,7 +2547,7 @@ convt1d_status convt1d_bwd_input_wgmma(const convt1d_problem &pr, const void *gr
     const int64_t cp = (int64_t)cout_g * s;
     const int64_t work = cp * a.T; /* multiply-adds per output, as the forward's C_in * T */
     const BwdInput bi_rs = {s, (int)P.padding, cout_g, (int)pr.out_length, (int)P.in_length + a.T - 1};
-    const char *rv = getenv("CONVT1D_WGMMA_RS");
+    const char *rv = convt1d_env("CONVT1D_WGMMA_RS");
     const int rs_env = rv && rv[0] ? (rv[0] != '0') : -1;
     const bool rs_wanted = rs_env == 1 || (rs_env < 0 && env < 0 && rs_bi_pays(ty, P, a, work, bi_bulk(grad_y),
                                                                             plane_unit_bytes(s, ty >= WG_TF32 ? 4 : 2, P.padding, pr.out_length, grad_y) != 0));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "convt1d.h"
+#include "internal.h"
 #include "wgmma_ops.cuh"
 
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -336,7 +337,7 @@ __device__ __forceinline__ void store_vec(typename wg_type<TY>::T *dst, const fl
  * (grad_input's transposed planes in fwd_wgmma.cu, grad_weight's planes in bwd_weight_wgmma.cu), not the unit
  * transposes. */
 inline bool planes_units_off() {
-    const char *v = getenv("CONVT1D_WGMMA_PLANES_UNITS");
+    const char *v = convt1d_env("CONVT1D_WGMMA_PLANES_UNITS");
     return v && v[0] == '0';
 }
 

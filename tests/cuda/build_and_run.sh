@@ -25,7 +25,8 @@ if [ "$LIB" != none ] && [ -f "$LIB" ] && { [ "${FORCE_LIB:-0}" = 1 ] || [ -z "$
 else
   echo "building in $B for sm $ARCH from the sources"
   gcc -O2 -std=c11 -fPIC -I"$ROOT/include" -c "$ROOT/src/core/params.c" -o "$B/params.o"
-  objs=("$B/params.o")
+  gcc -O2 -std=c11 -fPIC -I"$ROOT/include" -c "$ROOT/src/core/env.c" -o "$B/env.o"
+  objs=("$B/params.o" "$B/env.o")
   pids=()
   for f in "$ROOT"/src/cuda/*.cu; do
     o="$B/$(basename "$f" .cu).o"

@@ -14,6 +14,7 @@ python3 "$ROOT/tests/cuda/emu/transform.py" "$ROOT/src/cuda/bwd_direct.cu" "$B/b
 SAN=${EMU_SAN-"-fsanitize=address,undefined -fno-sanitize-recover=undefined"}
 FLAGS="${EMU_OPT:--O1} -g -std=c++17 $SAN -I$ROOT/include -I$ROOT/src/core -I$ROOT/src/cuda -I$ROOT/tests/cuda/emu -isystem $CUDA_INC"
 gcc -O1 -g -std=c11 $SAN -I"$ROOT/include" -c "$ROOT/src/core/params.c" -o "$B/params.o"
+gcc -O1 -g -std=c11 $SAN -I"$ROOT/include" -c "$ROOT/src/core/env.c" -o "$B/env.o"
 for f in fwd_direct_emu bwd_direct_emu; do g++ $FLAGS -c "$B/$f.cpp" -o "$B/$f.o" & done
 g++ $FLAGS -c "$ROOT/tests/cuda/emu/emu.cpp" -o "$B/emu.o" &
 g++ $FLAGS -c "$ROOT/tests/cuda/emu/emu_main.cpp" -o "$B/emu_main.o" &

@@ -14,9 +14,10 @@ python3 "$ROOT/tests/cuda/emu/transform.py" "$ROOT/src/cuda/fwd_direct.cu" "$B/f
 SAN=${EMU_SAN-"-fsanitize=address,undefined -fno-sanitize-recover=undefined"}
 FLAGS="${EMU_OPT:--O1} -g -std=c++17 $SAN -I$ROOT/include -I$ROOT/src/core -I$ROOT/src/cuda -I$ROOT/tests/cuda/emu -isystem $CUDA_INC"
 gcc -O1 -g -std=c11 $SAN -I"$ROOT/include" -c "$ROOT/src/core/params.c" -o "$B/params.o"
+gcc -O1 -g -std=c11 $SAN -I"$ROOT/include" -c "$ROOT/src/core/env.c" -o "$B/env.o"
 for f in bwd_input_planes_emu fwd_direct_emu; do g++ $FLAGS -c "$B/$f.cpp" -o "$B/$f.o" & done
 g++ $FLAGS -c "$ROOT/tests/cuda/emu/emu.cpp" -o "$B/emu.o" &
 g++ $FLAGS -c "$ROOT/tests/cuda/emu/emu_planes_main.cpp" -o "$B/emu_planes_main.o" &
 wait
-g++ $SAN "$B"/params.o "$B"/bwd_input_planes_emu.o "$B"/fwd_direct_emu.o "$B"/emu.o "$B"/emu_planes_main.o -o "$B/emu_planes_test"
+g++ $SAN "$B"/params.o "$B"/env.o "$B"/bwd_input_planes_emu.o "$B"/fwd_direct_emu.o "$B"/emu.o "$B"/emu_planes_main.o -o "$B/emu_planes_test"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0} "$B/emu_planes_test" "$@"

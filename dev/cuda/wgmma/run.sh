@@ -17,7 +17,7 @@ if ! "$BIN" probe >/dev/null 2>&1; then
     echo "building here against $SRC"
     mkdir -p build/wgmma
     nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I$SRC/include -I$SRC/src/core -I$SRC/src/cuda \
-        dev/cuda/wgmma/wgmma_fwd.cu $SRC/src/cuda/fwd_tc.cu $SRC/src/core/params.c -o "$BIN" || exit 1
+        dev/cuda/wgmma/wgmma_fwd.cu $SRC/src/cuda/fwd_tc.cu $SRC/src/core/params.c $SRC/src/core/env.c -o "$BIN" || exit 1
 fi
 [ -f build/wgmma/head/COMMIT ] && echo "product kernel sources: commit $(cat build/wgmma/head/COMMIT)"
 if command -v cuobjdump >/dev/null; then
