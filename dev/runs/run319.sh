@@ -16,4 +16,4 @@ for i in 1 2; do for lib in prev new; do
 done; done
 export CONVT1D_LIBRARY=$PWD/.carry/libconvt1d.so
 timeout 100 python3 -m pytest -q tests/python/test_weight_cache.py tests/python/test_sass_hazard.py > $R/test_wcache.txt 2>&1; echo "wcache+sass tests exit $? ($SECONDS s)"; tail -1 $R/test_wcache.txt
-timeout 300 python3 -m pytest -q tests/python/test_cuda.py -k "one_phase or fused or tf32_flag or graph" tests/python/test_cuda_wgmma.py -k "one_phase or fused or tf32_flag or graph or rx or ldm or ksplit or edge or pairs" > $R/test_env.txt 2>&1; echo "switch tests exit $? ($SECONDS s)"; tail -1 $R/test_env.txt
+timeout 300 python3 -m pytest -q tests/python/test_cuda.py tests/python/test_cuda_wgmma.py -k "one_phase or fused or tf32_flag or graph or _rx or ldm or ksplit or rs_edge or pairs" > $R/test_env.txt 2>&1; echo "switch tests exit $? ($SECONDS s)"; tail -1 $R/test_env.txt
