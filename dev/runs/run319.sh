@@ -7,6 +7,7 @@ export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 mkdir -p /tmp/prev && xz -dc .carry/libconvt1d_prev.so.xz > /tmp/prev/libconvt1d.so
+xz -dc .carry/libconvt1d.so.xz > .carry/libconvt1d.so
 for d in .carry /tmp/prev; do bash scripts/build_torch_op.sh $d > $R/build_op_$(basename $d).txt 2>&1 || echo "op build $d failed"; done
 echo "op builds ($SECONDS s)"
 for i in 1 2; do for lib in prev new; do
