@@ -6,7 +6,6 @@ the host's (the GPU queue absorbs them).
     python dev/python/host_probe.py [--shape single_utterance_x8] [--dtype fp16]
 """
 import argparse
-import ctypes
 import json
 import os
 import statistics
