@@ -3,6 +3,8 @@
  * shared-memory descriptor, and the host-side tensor-map encoder. Every definition sits in an anonymous
  * namespace: each kernel file gets its own copy. */
 #pragma once
+#include <atomic>
+
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -440,15 +442,20 @@ inline int pick_splits(int64_t tiles, int64_t chunks, int sms, int max_splits, i
 }
 
 /* Launch a Hopper kernel that takes up to kWgMaxSmem bytes of dynamic shared memory: the opt-in limit is
- * raised once per kernel (per instantiation of this template) and per process. */
+ * raised once per kernel (per instantiation of this template) and per device. */
 constexpr int kWgMaxSmem = 227 * 1024;
 template <auto Kern, class... Args>
 cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t stream, const Args &...args) {
-    static bool attr_set = false;
-    if (!attr_set) {
+    /* The opt-in belongs to the device's context: once per device (one flag for the process left a second GPU's
+     * launches without it, and so failing). Devices past 64 set it at every launch. */
+    static std::atomic<uint64_t> attr_set{0};
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return cudaGetLastError();
+    const uint64_t bit = dev < 64 ? 1ull << dev : 0;
+    if (!(attr_set.load(std::memory_order_relaxed) & bit) || !bit) {
         const cudaError_t e = cudaFuncSetAttribute(Kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgMaxSmem);
         if (e != cudaSuccess) return e;
-        attr_set = true;
+        attr_set.fetch_or(bit, std::memory_order_relaxed);
     }
     Kern<<<grid, threads, smem, stream>>>(args...);
     return cudaGetLastError();

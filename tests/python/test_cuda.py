@@ -354,6 +354,24 @@ def test_cuda_second_device(strict_fp32):
     assert rel_err(y, F.conv_transpose1d(x.cpu().double(), w.cpu().double())) <= 1e-5
 
 
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
+@pytest.mark.parametrize("dtype,tol", [(torch.bfloat16, 1e-2), (torch.float32, 5e-3)])
+def test_cuda_second_device_tensor_cores(dtype, tol):
+    """The tensor-core paths on each device in turn, the first one first: per-device launch set-up (the wgmma kernels'
+    shared-memory opt-in is a property of the device's context), and the weight cache on the second device."""
+    c = dict(N=2, Cin=256, Cout=128, K=16, L=512, stride=8, padding=4, output_padding=0, groups=1, dilation=1,
+             bias=True)
+    for dev in ("cuda:0", "cuda:1"):
+        x, w, b = (t.to(dtype) for t in make_inputs(c, device=dev))
+        y = convt1d.conv_transpose1d(x, w, b, **kwargs(c))
+        assert y.device == x.device and rel_err(y, ref(x, w, b, c)) <= tol
+        m = convt1d.ConvTranspose1d(256, 128, 16, stride=8, padding=4, device=dev, dtype=dtype).cache_packed_weights()
+        with torch.no_grad():
+            m.weight.copy_(w)
+            m.bias.copy_(b)
+            assert torch.equal(m(x), y) and torch.equal(m(x), y)
+
+
 def test_cuda_non_contiguous_and_unbatched():
     x = torch.randn(40, 6, 3, device="cuda", dtype=torch.float64).permute(2, 1, 0)
     w = torch.randn(6, 4, 5, device="cuda", dtype=torch.float64)
