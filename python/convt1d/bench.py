@@ -427,20 +427,17 @@ def run_case(sh: Shape, mode: str, args, l2: int) -> dict:
                 _aten_bwd(gy, x, w, c, mask, bias_sizes)
         timer = time_calls
     else:
-        if kind == "fwd" and args.weight_cache:
-            mods = [_cached_module(c, wi, b, kw) for wi in ws_]  # one cache per rotated weight
+        if kind == "fwd":
+            if args.weight_cache:
+                mods = [_cached_module(c, wi, b, kw) for wi in ws_]  # one cache per rotated weight
 
-            def fa():
-                xi, _, _ = pick()
-                mods[it[0]](xi)
-
-            def fb():
-                xi, wi, _ = pick()
-                F.conv_transpose1d(xi, wi, b, s, p, op, g, d)
-        elif kind == "fwd":
-            def fa():
-                xi, wi, _ = pick()
-                convt1d.conv_transpose1d(xi, wi, b, s, p, op, g, d)
+                def fa():
+                    xi, _, _ = pick()
+                    mods[it[0]](xi)
+            else:
+                def fa():
+                    xi, wi, _ = pick()
+                    convt1d.conv_transpose1d(xi, wi, b, s, p, op, g, d)
 
             def fb():
                 xi, wi, _ = pick()

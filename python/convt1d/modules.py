@@ -9,11 +9,10 @@ from torch.nn.modules.conv import _ConvTransposeNd
 from torch.nn.modules.utils import _single
 
 from . import _lib
+from ._ops import _get_allow_tf32 as _allow_tf32
 from .functional import _conv_transpose1d_cached, _plain_no_grad_cuda, conv_transpose1d
 
 __all__ = ["ConvTranspose1d"]
-
-_allow_tf32 = getattr(torch._C, "_get_cudnn_allow_tf32", None) or (lambda: torch.backends.cudnn.allow_tf32)
 
 
 _REF_LENGTH = 1 << 20

@@ -1519,6 +1519,31 @@ PackKey pack_key(const convt1d_problem &pr, const void *w, const WgArgs &a, int 
     return k;
 }
 
+/* One launch's packed weights from the call's weight cache (get): `ptr` the cache's copy of the layout, or nullptr
+ * where the cache does not serve (no cache, or weight_cache_get declined): the caller packs into its scratch. A copy
+ * this launch must fill (`fill`) is reported by packed(e) once its pack is queued; a launch that gives up before that
+ * (an early return) hands the copy back in the destructor. */
+struct CachedPack {
+    convt1d_weight_cache *wc = nullptr;
+    void *ptr = nullptr;
+    bool fill = false;
+    CachedPack() = default;
+    CachedPack(const CachedPack &) = delete;
+    CachedPack &operator=(const CachedPack &) = delete;
+    void get(convt1d_weight_cache *c, const PackKey &key, size_t bytes, cudaStream_t stream) {
+        wc = c;
+        weight_cache_get(c, key, bytes, stream, &ptr, &fill);
+    }
+    bool need_pack() const { return !ptr || fill; }
+    void packed(cudaError_t e, cudaStream_t stream) {
+        if (fill) e == cudaSuccess ? weight_cache_filled(wc, ptr, stream) : weight_cache_failed(wc, ptr);
+        fill = false;
+    }
+    ~CachedPack() {
+        if (fill) weight_cache_failed(wc, ptr);
+    }
+};
+
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream) {
@@ -1644,26 +1669,20 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     const size_t xt_bytes = ((size_t)xt_elems * es * halves + 255) / 256 * 256;
     const size_t part_bytes = a.ks > 1 ? (size_t)a.ks * a.kstride * 4 : 0;
     /* The packed weights: the call's weight cache's copy where it has one (packed on first use), else scratch. */
-    void *cached = nullptr;
-    bool fill = false;
+    CachedPack cp;
     if (!bi && pr.wcache)
-        weight_cache_get(pr.wcache, pack_key<TY>(pr, w, a, BR, K, d, cin, cin_pad, M_pad, a.cout), wp_bytes, stream,
-                         &cached, &fill);
-    const size_t own_wp = cached ? 0 : wp_bytes;
+        cp.get(pr.wcache, pack_key<TY>(pr, w, a, BR, K, d, cin, cin_pad, M_pad, a.cout), wp_bytes, stream);
+    const size_t own_wp = cp.ptr ? 0 : wp_bytes;
     void *scratch = nullptr;
     cudaError_t e = cudaMallocAsync(&scratch, own_wp + xt_bytes + part_bytes, stream);
-    if (e != cudaSuccess) {
-        if (fill) weight_cache_failed(pr.wcache, cached);
-        return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
-    }
-    T *wp = static_cast<T *>(cached ? cached : scratch);
+    if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "wgmma forward: scratch: %s", cudaGetErrorString(e));
+    T *wp = static_cast<T *>(cp.ptr ? cp.ptr : scratch);
     T *xt = reinterpret_cast<T *>(static_cast<unsigned char *>(scratch) + own_wp);
     float *part = reinterpret_cast<float *>(static_cast<unsigned char *>(scratch) + own_wp + xt_bytes);
     CUtensorMap tmx, tmw;
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR, 1) ||
         !make_map(&tmx, xt, es, (uint64_t)(bi ? cin : cin_pad), (uint64_t)L, (uint64_t)nb * halves, kBK, kBQ, 1,
                   (uint64_t)cin_pad)) { /* grad_input: channels past s*C_out arrive as zeros (never written) */
-        if (fill) weight_cache_failed(pr.wcache, cached);
         cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
@@ -1673,9 +1692,9 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (bi) {
         e = launch_pack_bwd<TY>(static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T,
                                 wp_elems, 0, stream);
-    } else if (!cached || fill) {
+    } else if (cp.need_pack()) {
         e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, a.cout, stream);
-        if (fill) e == cudaSuccess ? weight_cache_filled(pr.wcache, cached, stream) : weight_cache_failed(pr.wcache, cached);
+        cp.packed(e, stream);
     }
     const PackMap pm = {K, a.ps, d, M_pad, BR, RT, 1, kRow / (int)sizeof(T), a.cout};
     T *y0 = static_cast<T *>(a.y);
@@ -1870,23 +1889,22 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
     /* The packed weights: the call's weight cache's copy where it has one (wc: packed on first use), else scratch. */
-    void *cached = nullptr, *scratch = nullptr;
-    bool fill = false;
-    if (wc) weight_cache_get(wc, key, wp_bytes, stream, &cached, &fill);
-    cudaError_t e = cached ? cudaSuccess : cudaMallocAsync(&scratch, wp_bytes, stream);
+    CachedPack cp;
+    if (wc) cp.get(wc, key, wp_bytes, stream);
+    void *scratch = nullptr;
+    cudaError_t e = cp.ptr ? cudaSuccess : cudaMallocAsync(&scratch, wp_bytes, stream);
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s: scratch: %s", what, cudaGetErrorString(e));
-    T *wp = static_cast<T *>(cached ? cached : scratch);
+    T *wp = static_cast<T *>(cp.ptr ? cp.ptr : scratch);
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
                   (uint32_t)a.T) ||
         !mkx(tmx)) {
-        if (fill) weight_cache_failed(wc, cached);
         if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
-    e = pack(wp, wp_bytes, M_pad, cin_pad, !cached || fill);
-    if (fill) e == cudaSuccess ? weight_cache_filled(wc, cached, stream) : weight_cache_failed(wc, cached);
+    e = pack(wp, wp_bytes, M_pad, cin_pad, cp.need_pack());
+    cp.packed(e, stream);
     if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
     const cudaError_t f = scratch ? cudaFreeAsync(scratch, stream) : cudaSuccess;
     if (e == cudaSuccess) e = f;
@@ -2113,7 +2131,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     if (o_lo >= 0) --a.q_tiles; /* its positions' outputs, o >= o_lo, come from convt1d_fwd_edge below */
     const convt1d_status st =
         rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward", pr.wcache,
-                             pack_key<TY>(pr, w, a, BR, K, d, cin, a.nchunk * kBK, a.r_tiles * BR, a.r_tiles * a.R),
+                             pr.wcache ? pack_key<TY>(pr, w, a, BR, K, d, cin, a.nchunk * kBK, a.r_tiles * BR, a.r_tiles * a.R)
+                                       : PackKey(),
                                 [&](CUtensorMap &tmx) {
                                     return a.xstage != XS_TMA ||
                                            make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg),

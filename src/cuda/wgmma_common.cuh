@@ -452,7 +452,7 @@ cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t strea
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) return cudaGetLastError();
     const uint64_t bit = dev < 64 ? 1ull << dev : 0;
-    if (!(attr_set.load(std::memory_order_relaxed) & bit) || !bit) {
+    if (!bit || !(attr_set.load(std::memory_order_relaxed) & bit)) {
         const cudaError_t e = cudaFuncSetAttribute(Kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kWgMaxSmem);
         if (e != cudaSuccess) return e;
         attr_set.fetch_or(bit, std::memory_order_relaxed);
