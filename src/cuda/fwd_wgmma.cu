@@ -1233,6 +1233,65 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
     }
 }
 
+/* The forward's weight pack, w = [cin][cout*K] (not adjoint) -> Wm rows (PackMap), 64 channels x 64 columns (co, k)
+ * per block through shared memory: 16-byte loads along each w row, and per column one PackMap::row and 16-byte
+ * stores along its packed row (64 channels of one (co, k), contiguous unless the input rows are staged in groups,
+ * xg > 1, which scatters them: scalar stores there). The scalar transpose above (PACK true) computes the row once per
+ * warp and column and moves 2 or 4 bytes per access. Values as there: TF32-rounded in TF32 mode, WG_TF32X3's small
+ * halves at + small_off. CONVT1D_WGMMA_PACK=0 takes the scalar kernel (A/B, tests). */
+template <int TY>
+__global__ void __launch_bounds__(256) wgmma_pack_kernel(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *dst,
+                                                         int cin, int cols, int pitch, PackMap pm, int64_t small_off) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
+    __shared__ T tile[64][65]; /* [channel][column]; the odd pitch spreads a column's reads over the banks */
+    const int r0 = blockIdx.y * 64, c0 = blockIdx.x * 64, tid = threadIdx.x;
+    for (int f = tid; f < 64 * NV; f += 256) {
+        const int i = f / NV, cc = (f - i * NV) * VE, r = r0 + i, c = c0 + cc;
+        union {
+            uint4 u;
+            T e[VE];
+        } v;
+        const T *rp = w + (int64_t)r * cols + c;
+        if (r < cin && c + VE <= cols && ((uintptr_t)rp & 15) == 0) {
+            v.u = *reinterpret_cast<const uint4 *>(rp);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VE; ++e) v.e[e] = r < cin && c + e < cols ? rp[e] : wg_type<TY>::from_f(0.f);
+        }
+#pragma unroll
+        for (int e = 0; e < VE; ++e) tile[i][cc + e] = v.e[e];
+    }
+    __syncthreads();
+    for (int f = tid; f < 64 * NV; f += 256) {
+        const int i = f / NV, rr = (f - i * NV) * VE, c = c0 + i, r = r0 + rr;
+        if (c >= cols || r >= cin) continue;
+        const int64_t base = pm.row(c / pm.K, c % pm.K) * pitch;
+        union {
+            uint4 u;
+            T e[VE];
+        } big, small;
+#pragma unroll
+        for (int e = 0; e < VE; ++e) {
+            const T v = tile[rr + e][i];
+            big.e[e] = wg_type<TY>::op(v);
+            small.e[e] = TY == WG_TF32X3 ? wg_type<TY>::op(v - big.e[e]) : v;
+        }
+        if (pm.xg <= 1 && r + VE <= cin) { /* pitch, r and the buffer are 16-byte aligned */
+            *reinterpret_cast<uint4 *>(dst + base + r) = big.u;
+            if (TY == WG_TF32X3) *reinterpret_cast<uint4 *>(dst + base + r + small_off) = small.u;
+        } else {
+#pragma unroll
+            for (int e = 0; e < VE; ++e) {
+                if (r + e >= cin) break;
+                const int64_t at = base + pm.col(r + e);
+                dst[at] = big.e[e];
+                if (TY == WG_TF32X3) dst[at + small_off] = small.e[e];
+            }
+        }
+    }
+}
+
 /* grad_input operand (convt1d_bwd_input_wgmma): the phase planes of grad_y, already transposed,
  *   Xt[n][q][co*s + b] = gy[n][co][q*s + b - p]   (zero outside [0, L_out)), q < Lg, co*s + b < s*C_out,
  * one block per 64 plane positions x CPT = max(1, 64/s) channels: each channel's span of 64*s grad_y
@@ -1481,6 +1540,13 @@ cudaError_t launch_br(int BR, int minb, const CUtensorMap &tmx, const CUtensorMa
     return launch<TY, 64, 1>(tmx, tmw, a, grid, smem, stream);
 }
 
+/* CONVT1D_WGMMA_PACK=0: the forward's weights packed by the scalar transpose (wgmma_transpose_kernel<TY, true>), not
+ * wgmma_pack_kernel (A/B; the tests check both give the same bits). */
+bool pack_scalar() {
+    const char *v = convt1d_env("CONVT1D_WGMMA_PACK");
+    return v && v[0] == '0';
+}
+
 /* The forward's packed weights Wm[j][row][ci] (PackMap; + the small TF32 halves after T*M_pad*cin_pad
  * elements for WG_TF32X3): zeroed (padding rows and channels, taps no weight lands on), then scattered. */
 template <int TY>
@@ -1500,7 +1566,10 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
     if (pr.w_adjoint) /* w = [cout][cin][K] */
         wgmma_transpose_kernel<TY, true><<<dim3((unsigned)((K + 63) / 64), (unsigned)((cin + 63) / 64), (unsigned)a.cout), tb, 0, stream>>>(
             static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm, wp_elems);
-    else /* w = [cin][cout * K] */
+    else if (!pack_scalar()) /* w = [cin][cout * K] */
+        wgmma_pack_kernel<TY><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), 256, 0, stream>>>(
+            static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, pm, wp_elems);
+    else
         wgmma_transpose_kernel<TY, true><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), tb, 0, stream>>>(
             static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, cin, 0, pm, wp_elems);
     return cudaGetLastError();

@@ -289,29 +289,43 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
 # The packed weights (pack_weights): the zeroing pass before the scatter is skipped where the scatter covers the packed
 # tensor (C_in a whole number of channel chunks and C_out*K = T*M_pad rows, session 26). Layers: covered (s8: 2 taps x 8
 # phases x 64 channels in 4 whole row tiles), padding rows and channels (s3, 38 channels in a 128-row tile of 126, C_in
-# 96), taps without weights (s2 dilated 2: phase 1 has none); w aligned or one element into its buffer; and the stride-1
-# grad_input's adjoint weights (test_wgmma_rs_pack_adjoint: covered at 128 channels, padded at 72).
+# 96; its w rows of 342 columns are not 16-byte multiples), taps without weights (s2 dilated 2: phase 1 has none), C_in
+# 98 (a last 16-byte piece of each packed row part empty), x rows of 2050 fp32 values (TMA reads them in groups of two
+# rows: packed channels permuted, PackMap::col); w aligned or one element into its buffer; on the register-A kernel
+# and the SS kernel. The vectorized pack (wgmma_pack_kernel, session 30) must give the scalar transpose's bits
+# (CONVT1D_WGMMA_PACK=0): y equal. And the stride-1 grad_input's adjoint weights (test_wgmma_rs_pack_adjoint: covered
+# at 128 channels, padded at 72).
 PACK = [
     shape("pack_s8_covered", 2, 128, 64, 16, 256, stride=8, padding=4),
     shape("pack_s3_padded", 2, 96, 38, 9, 2048, stride=3, padding=1),
     shape("pack_s2_dilated_empty_taps", 2, 64, 48, 4, 2048, stride=2, padding=1, dilation=2),
+    shape("pack_cin98", 2, 98, 64, 8, 1024, stride=4, padding=2),
+    shape("pack_rows_grouped", 2, 64, 48, 4, 2050, stride=2, padding=1),
 ]
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("pick", ["rs", "forced"])
 @pytest.mark.parametrize("w_view", [False, True], ids=["w_aligned", "w_one_element_in"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", PACK, ids=[c["name"] for c in PACK])
-def test_wgmma_rs_pack(c, dtype, tol, tf32, w_view, monkeypatch):
+def test_wgmma_rs_pack(c, dtype, tol, tf32, w_view, pick, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
-    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    set_pick(pick, monkeypatch)
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     if w_view:
         w = one_element_in(w)
-    y, names = profiled_forward(x, w, b, c)
-    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
+    ys = {}
+    for scalar in ("0", "1"):
+        if scalar == "1":
+            monkeypatch.setenv("CONVT1D_WGMMA_PACK", "0")
+        ys[scalar], names = profiled_forward(x, w, b, c)
+        assert any(("fwd_wgmma_rs_kernel" if pick == "rs" else "fwd_wgmma_kernel") in n for n in names), names
+        packs = [n for n in names if "wgmma_pack_kernel" in n or ("wgmma_transpose_kernel" in n and "true>" in n)]
+        assert len(packs) == 1 and ("wgmma_pack_kernel" in packs[0]) == (scalar == "0"), names
+    assert torch.equal(ys["0"], ys["1"])
+    assert torch.isfinite(ys["0"]).all() and rel_err(ys["0"], ref(x, w, b, c)) <= tol
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
