@@ -290,8 +290,9 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
 # tensor (C_in a whole number of channel chunks and C_out*K = T*M_pad rows, session 26). Layers: covered (s8: 2 taps x 8
 # phases x 64 channels in 4 whole row tiles), padding rows and channels (s3, 38 channels in a 128-row tile of 126, C_in
 # 96; its w rows of 342 columns are not 16-byte multiples), taps without weights (s2 dilated 2: phase 1 has none), C_in
-# 98 (a last 16-byte piece of each packed row part empty), x rows of 2050 fp32 values (TMA reads them in groups of two
-# rows: packed channels permuted, PackMap::col); w aligned or one element into its buffer; on the register-A kernel
+# 98 (a last 16-byte piece of each packed row part empty), x rows of 2050 values at stride 1 with padding (K-1)*d, whose
+# outputs read only inside their row (the register-A kernel's TMA reads them in groups of 2 (fp32) or 4 (16-bit) rows,
+# CONVT1D_WGMMA_RS_GROUPS=1: packed channels permuted, PackMap::col, scalar stores); w aligned or one element into its buffer; on the register-A kernel
 # and the SS kernel. The vectorized pack (wgmma_pack_kernel, session 30) must give the scalar transpose's bits
 # (CONVT1D_WGMMA_PACK=0): y equal. And the stride-1 grad_input's adjoint weights (test_wgmma_rs_pack_adjoint: covered
 # at 128 channels, padded at 72).
@@ -300,7 +301,7 @@ PACK = [
     shape("pack_s3_padded", 2, 96, 38, 9, 2048, stride=3, padding=1),
     shape("pack_s2_dilated_empty_taps", 2, 64, 48, 4, 2048, stride=2, padding=1, dilation=2),
     shape("pack_cin98", 2, 98, 64, 8, 1024, stride=4, padding=2),
-    shape("pack_rows_grouped", 2, 64, 48, 4, 2050, stride=2, padding=1),
+    shape("pack_rows_grouped", 2, 64, 48, 3, 2050, padding=2),
 ]
 
 
@@ -312,6 +313,8 @@ PACK = [
 def test_wgmma_rs_pack(c, dtype, tol, tf32, w_view, pick, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
     set_pick(pick, monkeypatch)
+    if pick == "rs" and c["name"] == "pack_rows_grouped":
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_GROUPS", "1")  # grouped rows or no register-A kernel
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     if w_view:
