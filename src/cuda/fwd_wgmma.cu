@@ -1159,6 +1159,32 @@ struct PackMap {
     }
 };
 
+/* tile[i][j] = src[r0 + i][c0 + j] of a row-major [rows][cols] matrix (zero outside it), by a block's 256 threads:
+ * 16-byte loads along the rows where aligned; 2-byte accesses left the pre-passes at a quarter of the bandwidth
+ * (run 30). The first half of both 64 x 64 transposes below. */
+template <int TY>
+__device__ __forceinline__ void load_tile64(typename wg_type<TY>::T (&tile)[64][65], const typename wg_type<TY>::T *src,
+                                            int rows, int cols, int r0, int c0, int tid) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
+    for (int f = tid; f < 64 * NV; f += 256) {
+        const int i = f / NV, cc = (f - i * NV) * VE, r = r0 + i, c = c0 + cc;
+        union {
+            uint4 u;
+            T e[VE];
+        } v;
+        const T *rp = src + (int64_t)r * cols;
+        if (r < rows && c + VE <= cols && (((uintptr_t)(rp + c)) & 15) == 0) {
+            v.u = *reinterpret_cast<const uint4 *>(rp + c);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VE; ++e) v.e[e] = r < rows && c + e < cols ? rp[c + e] : wg_type<TY>::from_f(0.f);
+        }
+#pragma unroll
+        for (int e = 0; e < VE; ++e) tile[i][cc + e] = v.e[e];
+    }
+}
+
 /* Tiled transpose through shared memory, 64 x 64 elements per block, coalesced on both sides; values
  * TF32-rounded in TF32 mode. Per blockIdx.z batch b, source matrix [rows][cols] at src + b*rows*cols:
  *  PACK false: the input, x[n] = [cin][L] -> Xt[n] = [L][pitch]; destination columns past `rows`
@@ -1180,22 +1206,7 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
          * at a quarter of the bandwidth (run 30). */
         constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
         const int tid = threadIdx.y * 32 + tx;
-        for (int f = tid; f < 64 * NV; f += 256) {
-            const int i = f / NV, cc = (f - i * NV) * VE, r = r0 + i, c = c0 + cc;
-            union {
-                uint4 u;
-                T e[VE];
-            } v;
-            const T *rp = s + (int64_t)r * cols;
-            if (r < rows && c + VE <= cols && (((uintptr_t)(rp + c)) & 15) == 0) {
-                v.u = *reinterpret_cast<const uint4 *>(rp + c);
-            } else {
-#pragma unroll
-                for (int e = 0; e < VE; ++e) v.e[e] = r < rows && c + e < cols ? rp[c + e] : wg_type<TY>::from_f(0.f);
-            }
-#pragma unroll
-            for (int e = 0; e < VE; ++e) tile[i][cc + e] = v.e[e];
-        }
+        load_tile64<TY>(tile, s, rows, cols, r0, c0, tid);
         __syncthreads();
         for (int f = tid; f < 64 * NV; f += 256) {
             const int i = f / NV, rr = (f - i * NV) * VE, c = c0 + i, r = r0 + rr;
@@ -1246,22 +1257,7 @@ __global__ void __launch_bounds__(256) wgmma_pack_kernel(const typename wg_type<
     constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
     __shared__ T tile[64][65]; /* [channel][column]; the odd pitch spreads a column's reads over the banks */
     const int r0 = blockIdx.y * 64, c0 = blockIdx.x * 64, tid = threadIdx.x;
-    for (int f = tid; f < 64 * NV; f += 256) {
-        const int i = f / NV, cc = (f - i * NV) * VE, r = r0 + i, c = c0 + cc;
-        union {
-            uint4 u;
-            T e[VE];
-        } v;
-        const T *rp = w + (int64_t)r * cols + c;
-        if (r < cin && c + VE <= cols && ((uintptr_t)rp & 15) == 0) {
-            v.u = *reinterpret_cast<const uint4 *>(rp);
-        } else {
-#pragma unroll
-            for (int e = 0; e < VE; ++e) v.e[e] = r < cin && c + e < cols ? rp[e] : wg_type<TY>::from_f(0.f);
-        }
-#pragma unroll
-        for (int e = 0; e < VE; ++e) tile[i][cc + e] = v.e[e];
-    }
+    load_tile64<TY>(tile, w, cin, cols, r0, c0, tid);
     __syncthreads();
     for (int f = tid; f < 64 * NV; f += 256) {
         const int i = f / NV, rr = (f - i * NV) * VE, c = c0 + i, r = r0 + rr;
