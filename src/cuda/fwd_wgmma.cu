@@ -1185,6 +1185,29 @@ __device__ __forceinline__ void load_tile64(typename wg_type<TY>::T (&tile)[64][
     }
 }
 
+/* One 64 x 64 tile (block coordinates bx, by, batch bz) of the input's transpose x[bz] = [rows][cols] -> Xt[bz] =
+ * [cols][pitch] (wgmma_transpose_kernel<TY, false>): 16-byte loads along each x row (where the row is aligned) and
+ * 16-byte stores along each Xt row (pitch and the tile's first row are multiples of 64 channels); destination columns
+ * past `rows` (channel padding, up to dst_cols) written as zeros. */
+template <int TY>
+__device__ __forceinline__ void xt_tile(typename wg_type<TY>::T (&tile)[64][65], const typename wg_type<TY>::T *src,
+                                        typename wg_type<TY>::T *dst, int rows, int cols, int pitch, int dst_cols,
+                                        int64_t small_off, int bx, int by, int64_t bz, int tid) {
+    typedef typename wg_type<TY>::T T;
+    constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
+    const int r0 = by * 64, c0 = bx * 64;
+    load_tile64<TY>(tile, src + bz * rows * (int64_t)cols, rows, cols, r0, c0, tid);
+    __syncthreads();
+    for (int f = tid; f < 64 * NV; f += 256) {
+        const int i = f / NV, rr = (f - i * NV) * VE, c = c0 + i, r = r0 + rr;
+        if (c >= cols || r >= dst_cols) continue;
+        float v[VE];
+#pragma unroll
+        for (int e = 0; e < VE; ++e) v[e] = wg_type<TY>::to_f(tile[rr + e][i]);
+        store_vec<TY>(dst + (bz * cols + c) * pitch + r, v, small_off);
+    }
+}
+
 /* Tiled transpose through shared memory, 64 x 64 elements per block, coalesced on both sides; values
  * TF32-rounded in TF32 mode. Per blockIdx.z batch b, source matrix [rows][cols] at src + b*rows*cols:
  *  PACK false: the input, x[n] = [cin][L] -> Xt[n] = [L][pitch]; destination columns past `rows`
@@ -1201,21 +1224,8 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
     const int64_t b = blockIdx.z;
     const T *s = src + b * rows * (int64_t)cols;
     if constexpr (!PACK) {
-        /* The input: 16-byte loads along each x row (where the row is aligned) and 16-byte stores along
-         * each Xt row (pitch and r0 are multiples of 64 channels); 2-byte accesses left the pre-passes
-         * at a quarter of the bandwidth (run 30). */
-        constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
-        const int tid = threadIdx.y * 32 + tx;
-        load_tile64<TY>(tile, s, rows, cols, r0, c0, tid);
-        __syncthreads();
-        for (int f = tid; f < 64 * NV; f += 256) {
-            const int i = f / NV, rr = (f - i * NV) * VE, c = c0 + i, r = r0 + rr;
-            if (c >= cols || r >= dst_cols) continue;
-            float v[VE];
-#pragma unroll
-            for (int e = 0; e < VE; ++e) v[e] = wg_type<TY>::to_f(tile[rr + e][i]);
-            store_vec<TY>(dst + (b * cols + c) * pitch + r, v, small_off);
-        }
+        xt_tile<TY>(tile, src, dst, rows, cols, pitch, dst_cols, small_off, blockIdx.x, blockIdx.y, blockIdx.z,
+                    threadIdx.y * 32 + tx);
     } else { /* the weights: scalar, scattered rows (small) */
 #pragma unroll
         for (int i = threadIdx.y; i < 64; i += 8) {
@@ -1251,12 +1261,12 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
  * warp and column and moves 2 or 4 bytes per access. Values as there: TF32-rounded in TF32 mode, WG_TF32X3's small
  * halves at + small_off. CONVT1D_WGMMA_PACK=0 takes the scalar kernel (A/B, tests). */
 template <int TY>
-__global__ void __launch_bounds__(256) wgmma_pack_kernel(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *dst,
-                                                         int cin, int cols, int pitch, PackMap pm, int64_t small_off) {
+__device__ __forceinline__ void pack_tile(typename wg_type<TY>::T (&tile)[64][65], const typename wg_type<TY>::T *w,
+                                          typename wg_type<TY>::T *dst, int cin, int cols, int pitch, const PackMap &pm,
+                                          int64_t small_off, int bx, int by, int tid) {
     typedef typename wg_type<TY>::T T;
     constexpr int VE = 16 / (int)sizeof(T), NV = 64 / VE;
-    __shared__ T tile[64][65]; /* [channel][column]; the odd pitch spreads a column's reads over the banks */
-    const int r0 = blockIdx.y * 64, c0 = blockIdx.x * 64, tid = threadIdx.x;
+    const int r0 = by * 64, c0 = bx * 64;
     load_tile64<TY>(tile, w, cin, cols, r0, c0, tid);
     __syncthreads();
     for (int f = tid; f < 64 * NV; f += 256) {
@@ -1286,6 +1296,48 @@ __global__ void __launch_bounds__(256) wgmma_pack_kernel(const typename wg_type<
             }
         }
     }
+}
+
+template <int TY>
+__global__ void __launch_bounds__(256) wgmma_pack_kernel(const typename wg_type<TY>::T *w, typename wg_type<TY>::T *dst,
+                                                         int cin, int cols, int pitch, PackMap pm, int64_t small_off) {
+    __shared__ typename wg_type<TY>::T tile[64][65]; /* [channel][column]; the odd pitch spreads a column's reads */
+    pack_tile<TY>(tile, w, dst, cin, cols, pitch, pm, small_off, blockIdx.x, blockIdx.y, threadIdx.x);
+}
+
+/* The SS forward's two passes before its kernel in one launch (a plain call's weight pack and the first batch chunk's
+ * input transpose): blocks [0, pack_blocks) pack (wgmma_pack_kernel's tiles, pack_gx per row of tiles), the rest
+ * transpose (wgmma_transpose_kernel<TY, false>'s tiles, xt_gx x xt_gy per batch row). One launch less per call: at
+ * batch 1 the call is host-bound (single_utterance_x8: a launch is ~2.5 us of a ~25 us call, run 327), and the two
+ * small passes overlap on the GPU. CONVT1D_WGMMA_PREPASS=0: two launches (A/B, tests). */
+struct PrepassArgs {
+    const void *w;
+    void *wp;
+    int cin, cols, pitch, pack_gx, pack_blocks;
+    PackMap pm;
+    int64_t w_small_off;
+    const void *x;
+    void *xt;
+    int rows, L, xt_pitch, xt_cols, xt_gx, xt_gy;
+    int64_t x_small_off;
+};
+
+template <int TY>
+__global__ void __launch_bounds__(256) wgmma_prepass_kernel(PrepassArgs a) {
+    typedef typename wg_type<TY>::T T;
+    __shared__ T tile[64][65];
+    int64_t b = blockIdx.x;
+    if (b < a.pack_blocks) {
+        pack_tile<TY>(tile, static_cast<const T *>(a.w), static_cast<T *>(a.wp), a.cin, a.cols, a.pitch, a.pm,
+                      a.w_small_off, (int)(b % a.pack_gx), (int)(b / a.pack_gx), threadIdx.x);
+        return;
+    }
+    b -= a.pack_blocks;
+    const int64_t per = (int64_t)a.xt_gx * a.xt_gy;
+    const int64_t bz = b / per;
+    b -= bz * per;
+    xt_tile<TY>(tile, static_cast<const T *>(a.x), static_cast<T *>(a.xt), a.rows, a.L, a.xt_pitch, a.xt_cols,
+                a.x_small_off, (int)(b % a.xt_gx), (int)(b / a.xt_gx), bz, threadIdx.x);
 }
 
 /* grad_input operand (convt1d_bwd_input_wgmma): the phase planes of grad_y, already transposed,
@@ -1547,7 +1599,8 @@ bool pack_scalar() {
  * elements for WG_TF32X3): zeroed (padding rows and channels, taps no weight lands on), then scattered. */
 template <int TY>
 cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_type<TY>::T *wp, size_t wp_bytes,
-                         const WgArgs &a, int BR, int K, int d, int cin, int cin_pad, int M_pad, int xc0, cudaStream_t stream) {
+                         const WgArgs &a, int BR, int K, int d, int cin, int cin_pad, int M_pad, int xc0, cudaStream_t stream,
+                         PrepassArgs *merge = nullptr) {
     typedef typename wg_type<TY>::T T;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const PackMap pm = {K, a.ps, d, M_pad, BR, a.R * a.ps, a.xg, kRow / (int)sizeof(T), xc0};
@@ -1562,13 +1615,31 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
     if (pr.w_adjoint) /* w = [cout][cin][K] */
         wgmma_transpose_kernel<TY, true><<<dim3((unsigned)((K + 63) / 64), (unsigned)((cin + 63) / 64), (unsigned)a.cout), tb, 0, stream>>>(
             static_cast<const T *>(w), wp, cin, K, cin_pad, cin, 1, pm, wp_elems);
-    else if (!pack_scalar()) /* w = [cin][cout * K] */
-        wgmma_pack_kernel<TY><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), 256, 0, stream>>>(
-            static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, pm, wp_elems);
-    else
+    else if (!pack_scalar()) { /* w = [cin][cout * K] */
+        const dim3 g((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1);
+        if (merge) { /* the caller launches these tiles with its input transpose (wgmma_prepass_kernel) */
+            merge->w = w;
+            merge->wp = wp;
+            merge->cin = cin;
+            merge->cols = a.cout * K;
+            merge->pitch = cin_pad;
+            merge->pack_gx = (int)g.x;
+            merge->pack_blocks = (int)(g.x * g.y);
+            merge->pm = pm;
+            merge->w_small_off = wp_elems;
+            return cudaSuccess;
+        }
+        wgmma_pack_kernel<TY><<<g, 256, 0, stream>>>(static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, pm, wp_elems);
+    } else
         wgmma_transpose_kernel<TY, true><<<dim3((unsigned)(((int64_t)a.cout * K + 63) / 64), (unsigned)((cin + 63) / 64), 1), tb, 0, stream>>>(
             static_cast<const T *>(w), wp, cin, a.cout * K, cin_pad, cin, 0, pm, wp_elems);
     return cudaGetLastError();
+}
+
+/* CONVT1D_WGMMA_PREPASS=0: the SS forward's weight pack and input transpose as two launches (wgmma_prepass_kernel). */
+bool prepass_on() {
+    const char *v = convt1d_env("CONVT1D_WGMMA_PREPASS");
+    return !(v && v[0] == '0');
 }
 
 /* The weight cache's key for pack_weights' output with these arguments: every size it reads, the operand type (TF32
@@ -1757,9 +1828,16 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
     if (bi) {
         e = launch_pack_bwd<TY>(static_cast<const T *>(w), wp, a.cout, bi->cout, K, bi->s, d, M_pad, cin_pad, a.T,
                                 wp_elems, 0, stream);
-    } else if (cp.need_pack()) {
-        e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, a.cout, stream);
-        cp.packed(e, stream);
+    }
+    /* A plain call's pack: in one launch with the first batch chunk's transpose where it is the vectorized pack
+     * (wgmma_prepass_kernel; `merged` until that launch), else on its own. */
+    PrepassArgs pa{};
+    bool merged = false;
+    if (!bi && cp.need_pack()) {
+        e = pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad, a.cout, stream,
+                             prepass_on() ? &pa : nullptr);
+        merged = e == cudaSuccess && pa.pack_blocks > 0;
+        if (!merged) cp.packed(e, stream);
     }
     const PackMap pm = {K, a.ps, d, M_pad, BR, RT, 1, kRow / (int)sizeof(T), a.cout};
     T *y0 = static_cast<T *>(a.y);
@@ -1777,6 +1855,28 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
             const int cpt = bi->s <= 64 ? 64 / bi->s : 1;
             wgmma_planes_t_kernel<TY><<<dim3((unsigned)((L + 63) / 64), (unsigned)((bi->cout + cpt - 1) / cpt), (unsigned)nc), tb, 0, stream>>>(
                 gyc, xt, bi->cout, bi->s, bi->p, bi->L_out, L, cin_pad, xt_elems);
+        } else if (merged) {
+            pa.x = static_cast<const T *>(x) + (int64_t)n0 * cin * L;
+            pa.xt = xt;
+            pa.rows = cin;
+            pa.L = L;
+            pa.xt_pitch = cin_pad;
+            pa.xt_cols = cin_pad;
+            pa.xt_gx = (L + 63) / 64;
+            pa.xt_gy = (cin_pad + 63) / 64;
+            pa.x_small_off = xt_elems;
+            const int64_t blocks = pa.pack_blocks + (int64_t)pa.xt_gx * pa.xt_gy * nc;
+            if (blocks <= INT_MAX) {
+                wgmma_prepass_kernel<TY><<<(unsigned)blocks, 256, 0, stream>>>(pa);
+            } else { /* (no such layer fits the scratch budget; kept for the index math's sake) */
+                wgmma_pack_kernel<TY><<<dim3((unsigned)pa.pack_gx, (unsigned)(pa.pack_blocks / pa.pack_gx), 1), 256, 0, stream>>>(
+                    static_cast<const T *>(w), wp, pa.cin, pa.cols, pa.pitch, pa.pm, pa.w_small_off);
+                wgmma_transpose_kernel<TY, false><<<dim3((unsigned)pa.xt_gx, (unsigned)pa.xt_gy, (unsigned)nc), tb, 0, stream>>>(
+                    static_cast<const T *>(pa.x), xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
+            }
+            e = cudaGetLastError();
+            cp.packed(e, stream);
+            merged = false;
         } else {
             wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
                 static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);

@@ -294,7 +294,8 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
 # outputs read only inside their row (the register-A kernel's TMA reads them in groups of 2 (fp32) or 4 (16-bit) rows,
 # CONVT1D_WGMMA_RS_GROUPS=1: packed channels permuted, PackMap::col, scalar stores); w aligned or one element into its buffer; on the register-A kernel
 # and the SS kernel. The vectorized pack (wgmma_pack_kernel, session 30) must give the scalar transpose's bits
-# (CONVT1D_WGMMA_PACK=0): y equal. And the stride-1 grad_input's adjoint weights (test_wgmma_rs_pack_adjoint: covered
+# (CONVT1D_WGMMA_PACK=0), and the SS kernel's one pre-pass launch (pack + input transpose, wgmma_prepass_kernel) the
+# two launches' (CONVT1D_WGMMA_PREPASS=0): y equal. And the stride-1 grad_input's adjoint weights (test_wgmma_rs_pack_adjoint: covered
 # at 128 channels, padded at 72).
 PACK = [
     shape("pack_s8_covered", 2, 128, 64, 16, 256, stride=8, padding=4),
@@ -319,16 +320,26 @@ def test_wgmma_rs_pack(c, dtype, tol, tf32, w_view, pick, monkeypatch):
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     if w_view:
         w = one_element_in(w)
+    # Each variant's switches, and the kernel that packs: the SS kernel's call packs inside its one pre-pass launch with
+    # the input transpose (wgmma_prepass_kernel) unless CONVT1D_WGMMA_PREPASS=0.
+    variants = {"vector": ({}, "wgmma_prepass_kernel" if pick == "forced" else "wgmma_pack_kernel"),
+                "scalar": ({"CONVT1D_WGMMA_PACK": "0"}, "wgmma_transpose_kernel"),
+                "separate": ({"CONVT1D_WGMMA_PREPASS": "0"}, "wgmma_pack_kernel")}
     ys = {}
-    for scalar in ("0", "1"):
-        if scalar == "1":
-            monkeypatch.setenv("CONVT1D_WGMMA_PACK", "0")
-        ys[scalar], names = profiled_forward(x, w, b, c)
+    for name, (env, packer) in variants.items():
+        for k in ("CONVT1D_WGMMA_PACK", "CONVT1D_WGMMA_PREPASS"):
+            monkeypatch.delenv(k, raising=False)
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+        ys[name], names = profiled_forward(x, w, b, c)
         assert any(("fwd_wgmma_rs_kernel" if pick == "rs" else "fwd_wgmma_kernel") in n for n in names), names
-        packs = [n for n in names if "wgmma_pack_kernel" in n or ("wgmma_transpose_kernel" in n and "true>" in n)]
-        assert len(packs) == 1 and ("wgmma_pack_kernel" in packs[0]) == (scalar == "0"), names
-    assert torch.equal(ys["0"], ys["1"])
-    assert torch.isfinite(ys["0"]).all() and rel_err(ys["0"], ref(x, w, b, c)) <= tol
+        packs = [n for n in names if "wgmma_pack_kernel" in n or "wgmma_prepass_kernel" in n
+                 or ("wgmma_transpose_kernel" in n and "true>" in n)]
+        assert len(packs) == 1 and packer in packs[0], (name, names)
+        if packer == "wgmma_prepass_kernel":  # the input transpose went with it
+            assert not any("wgmma_transpose_kernel" in n for n in names), names
+    assert torch.equal(ys["vector"], ys["scalar"]) and torch.equal(ys["vector"], ys["separate"])
+    assert torch.isfinite(ys["vector"]).all() and rel_err(ys["vector"], ref(x, w, b, c)) <= tol
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")

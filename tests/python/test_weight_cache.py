@@ -53,9 +53,10 @@ def reference(c, x, m):
 
 
 def packs(names):
-    """Launches of the forward's weight packing pass (wgmma_pack_kernel<TY>, or the scalar wgmma_transpose_kernel<TY,
-    true> under CONVT1D_WGMMA_PACK=0)."""
-    return sum(1 for n in names if "wgmma_pack_kernel" in n or ("wgmma_transpose_kernel" in n and "true>" in n))
+    """Launches of the forward's weight packing pass (wgmma_pack_kernel<TY>; the SS kernel's wgmma_prepass_kernel<TY>,
+    which packs and transposes the input; the scalar wgmma_transpose_kernel<TY, true> under CONVT1D_WGMMA_PACK=0)."""
+    return sum(1 for n in names if "wgmma_pack_kernel" in n or "wgmma_prepass_kernel" in n
+               or ("wgmma_transpose_kernel" in n and "true>" in n))
 
 
 @cuda
