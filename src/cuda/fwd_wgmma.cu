@@ -1845,6 +1845,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         const int nc = N - n0 < nb ? N - n0 : nb;
         const T *gyc = bi ? static_cast<const T *>(x) + (int64_t)n0 * bi->cout * bi->L_out : nullptr;
         const int su = bi ? plane_unit_bytes(bi->s, es, bi->p, bi->L_out, gyc) : 0; /* bytes per plane unit */
+        const bool packs_here = merged; /* this launch also packs: the cache hears of it below */
         if (su) {
             const dim3 g((unsigned)((bi->cout + 31) / 32), (unsigned)((L + 31) / 32), (unsigned)nc);
             if (su == 16)
@@ -1874,14 +1875,13 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
                 wgmma_transpose_kernel<TY, false><<<dim3((unsigned)pa.xt_gx, (unsigned)pa.xt_gy, (unsigned)nc), tb, 0, stream>>>(
                     static_cast<const T *>(pa.x), xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
             }
-            e = cudaGetLastError();
-            cp.packed(e, stream);
             merged = false;
         } else {
             wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
                 static_cast<const T *>(x) + (int64_t)n0 * cin * L, xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
         }
         e = cudaGetLastError();
+        if (packs_here) cp.packed(e, stream);
         if (e != cudaSuccess) break;
         T *yc = y0 + (int64_t)n0 * a.cout * a.L_out;
         a.y = a.ks > 1 ? static_cast<void *>(part) : static_cast<void *>(yc);
