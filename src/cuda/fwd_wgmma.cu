@@ -1866,15 +1866,10 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
             pa.xt_gx = (L + 63) / 64;
             pa.xt_gy = (cin_pad + 63) / 64;
             pa.x_small_off = xt_elems;
+            /* A 1-D grid well inside its 2^31 - 1 blocks: one tile per 4096 weight elements (a weight the device holds)
+             * and per 4096 elements of a batch chunk's transpose (at most kXtBudget bytes). */
             const int64_t blocks = pa.pack_blocks + (int64_t)pa.xt_gx * pa.xt_gy * nc;
-            if (blocks <= INT_MAX) {
-                wgmma_prepass_kernel<TY><<<(unsigned)blocks, 256, 0, stream>>>(pa);
-            } else { /* (no such layer fits the scratch budget; kept for the index math's sake) */
-                wgmma_pack_kernel<TY><<<dim3((unsigned)pa.pack_gx, (unsigned)(pa.pack_blocks / pa.pack_gx), 1), 256, 0, stream>>>(
-                    static_cast<const T *>(w), wp, pa.cin, pa.cols, pa.pitch, pa.pm, pa.w_small_off);
-                wgmma_transpose_kernel<TY, false><<<dim3((unsigned)pa.xt_gx, (unsigned)pa.xt_gy, (unsigned)nc), tb, 0, stream>>>(
-                    static_cast<const T *>(pa.x), xt, cin, L, cin_pad, cin_pad, 0, pm, xt_elems);
-            }
+            wgmma_prepass_kernel<TY><<<(unsigned)blocks, 256, 0, stream>>>(pa);
             merged = false;
         } else {
             wgmma_transpose_kernel<TY, false><<<dim3((unsigned)((L + 63) / 64), (unsigned)((cin_pad + 63) / 64), (unsigned)nc), tb, 0, stream>>>(
