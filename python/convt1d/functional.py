@@ -20,8 +20,11 @@ _dispatch_modes = getattr(_C, "_len_torch_dispatch_stack", lambda: 0)
 _function_modes = getattr(_C, "_is_torch_function_mode_enabled", lambda: False)
 _forward_impl = _ops.forward_impl
 _eager_apply = _ops.eager_apply
-_eager_op, _eager_op_cuda = _ops.eager_op, _ops.eager_op_cuda
-_eager_cached_op = _ops.eager_cached_op
+# The eager ops' C++ callables themselves: OpOverload.__call__ only forwards to its _op, one Python frame (~0.5 us on
+# a slow host) that the host-bound batch-1 calls feel. Both call paths check for modes and tracing first.
+_eager_op = getattr(_ops.eager_op, "_op", _ops.eager_op)
+_eager_op_cuda = _ops.eager_op_cuda
+_eager_cached_op = getattr(_ops.eager_cached_op, "_op", _ops.eager_cached_op)
 _op = torch.ops.convt1d.conv_transpose1d.default
 _fwd_function = _ops.fwd_call
 _fwad = torch.autograd.forward_ad  # _current_level >= 0 while a dual level is open

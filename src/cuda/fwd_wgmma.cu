@@ -677,14 +677,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * stride-8 layers within 1%; but TF32 KernelBench 74 0.741 / 0.711 (its rounding adds then wait behind the
      * MMA issue instead of the loads), so fp32 keeps them in turn. */
     constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX;
-    /* MO (experiment, CONVT1D_EXP_MO): TF32 MQ = 2 tiles with direct stores. The epilogue stores acc[0] before
-     * acc[1], and a tile's first chunk runs every k-step on acc[0] before any on acc[1]: the next tile's first MMAs
-     * then need only the registers whose stores left first, while acc[1]'s drain. */
-#ifdef CONVT1D_EXP_MO
-    constexpr bool MO = TY == WG_TF32 && MQ == 2 && !BI && !PAIRS && !PREF;
-#else
-    constexpr bool MO = false;
-#endif
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -769,9 +761,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
         for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-            for (int i = 0; i < BR / 2; ++i) {
-                if (!MO) acc[mq][i] = 0.f; /* MO: zeroed just before the tile's first MMA on acc[mq] (mo_chunk) */
-            }
+            for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
 
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
@@ -872,45 +862,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* A chunk whose input channels fill at most half of it (the forward's last chunk; 16-bit with C_in = 32,
              * KernelBench 74: every chunk) runs only the two k-steps that hold channels: the zero padding costs
              * neither fragment loads nor MMAs. */
-            /* MO: the first chunk with acc[0]'s k-steps first (every tap), then acc[1]'s; each accumulator zeroed
-             * just before its first MMA. */
-            auto mo_chunk = [&](auto ks_const) {
-                constexpr int KS = decltype(ks_const)::value;
-#pragma unroll
-                for (int mq = 0; mq < MQ; ++mq) {
-#pragma unroll
-                    for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
-#pragma unroll 1
-                    for (int j = 0; j < a.T; ++j) {
-                        const int sh = j * a.dj;
-                        const uint32_t wj = wb + j * BR * kRow;
-#pragma unroll
-                        for (int kk = 0; kk < KS; ++kk) {
-                            uint32_t r[8], ab[4], as[4];
-                            lds_a(sp, mq, sh, kk, r, std::integral_constant<int, 0>());
-                            mk_a(r, ab, as, std::integral_constant<int, 0>());
-                            wg_fence();
-                            wg_mma_rs<TY, BR>::run(acc[mq], ab, desc_sw128(wj + kk * 32));
-                            wg_commit();
-                            wg_wait<1>();
-                        }
-                        wg_wait<0>(); /* the tap loop's back-edge: no fragment register in use across it */
-                    }
-                }
-            };
-            const bool half_chunk = !BI && a.kskip && a.cin - c * kBK <= 2 * KSTEP;
-            bool done = false;
-            if constexpr (MO) {
-                if (c == 0) {
-                    if (half_chunk)
-                        mo_chunk(std::integral_constant<int, 2>());
-                    else
-                        mo_chunk(std::integral_constant<int, 4>());
-                    done = true;
-                }
-            }
-            if (done) {
-            } else if (half_chunk)
+            if (!BI && a.kskip && a.cin - c * kBK <= 2 * KSTEP)
                 taps(std::integral_constant<int, 2>());
             else
                 taps(std::integral_constant<int, 4>());
@@ -1084,23 +1036,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     }
                     continue;
                 }
-            }
-            if constexpr (MO) { /* acc[0]'s stores first (see MO) */
-#pragma unroll
-                for (int mq = 0; mq < MQ; ++mq)
-#pragma unroll
-                    for (int i = 0; i < BR / 8; ++i) {
-#pragma unroll
-                        for (int u = 0; u < 2; ++u) {
-                            const int co = co0 + i * 8 + 2 * t + u;
-                            if (co >= a.cout) continue;
-                            const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
-                            T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
-#pragma unroll
-                            for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
-                        }
-                    }
-                continue;
             }
 #pragma unroll
             for (int i = 0; i < BR / 8; ++i) {

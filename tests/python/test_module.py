@@ -109,3 +109,48 @@ def test_training_parity_with_pytorch():
             opt.step()
     assert rel_err(ours.weight, ref.weight) <= 1e-12
     assert rel_err(ours.bias, ref.bias) <= 1e-12
+
+
+@pytest.mark.parametrize("how", ["parametrizations", "old_weight_norm", "assigned", "subclass"])
+def test_weight_from_wherever_the_module_keeps_it(how):
+    """forward reads weight and bias from the parameter dict for plain instances of the class: the weight computed by
+    torch's parametrizations (which swap the instance's class), the old weight_norm hook (which takes it out of the
+    dict), a parameter assigned after construction, and a subclass's own attribute lookup must still be the ones used."""
+    import warnings
+
+    cfg = CONFIGS[1]
+    ref, ours = pair(cfg)
+    x = torch.randn(2, 8, 11)
+    if how == "parametrizations":
+        ours = torch.nn.utils.parametrizations.weight_norm(ours)
+        ref = torch.nn.utils.parametrizations.weight_norm(ref)
+        with torch.no_grad():
+            ours.parametrizations.weight.original0.mul_(3)
+            ref.parametrizations.weight.original0.mul_(3)
+    elif how == "old_weight_norm":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours = torch.nn.utils.weight_norm(ours)
+            ref = torch.nn.utils.weight_norm(ref)
+        with torch.no_grad():
+            ours.weight_g.mul_(3)
+            ref.weight_g.mul_(3)
+    elif how == "assigned":
+        w, b = torch.nn.Parameter(torch.randn_like(ref.weight)), torch.nn.Parameter(torch.randn_like(ref.bias))
+        ours.weight, ours.bias = w, b
+        ref.weight, ref.bias = w, b
+    else:
+        class Scaled(convt1d.ConvTranspose1d):
+            def __getattr__(self, name):
+                v = super().__getattr__(name)
+                return v * 3 if name == "weight" else v
+
+        ours = Scaled(*cfg["args"], **cfg["kw"])  # its init ran on the scaled copies: set the parameters here
+        with torch.no_grad():
+            ours._parameters["weight"].copy_(ref.weight)
+            ours._parameters["bias"].copy_(ref.bias)
+            ref.weight.mul_(3)
+    y, r = ours(x), ref(x)
+    assert rel_err(y, r) < 1e-5
+    y.sum().backward()  # the gradient reaches the module's own parameters
+    assert all(p.grad is not None for p in ours.parameters())
