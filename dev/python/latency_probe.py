@@ -93,6 +93,9 @@ def main():
     ap.add_argument("--modes", default="fp32,fp16,bf16")
     ap.add_argument("--out")
     ap.add_argument("--host", action="store_true", help="also print the CPU-side profile of each side's calls")
+    ap.add_argument("--no-kernels", action="store_true",
+                    help="skip the torch.profiler kernel listing (a profiler session may slow the launches that follow)")
+    ap.add_argument("--order", default="convt1d,convt1d_cached,cudnn", help="the sides, in the order timed")
     args = ap.parse_args()
     c = next(c for c in json.load(open(PROBLEMS))["suite"] if c["name"] == args.shape)
     kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"], groups=c["groups"],
@@ -110,10 +113,11 @@ def main():
         cached.cache_packed_weights()
         r = {}
         with torch.no_grad():
-            for name, m in (("convt1d", ours), ("convt1d_cached", cached), ("cudnn", ref)):
-                fn = (lambda m=m: m(x))
+            sides = {"convt1d": ours, "convt1d_cached": cached, "cudnn": ref}
+            for name in args.order.split(","):
+                fn = (lambda m=sides[name]: m(x))
                 r[name] = {"eager_us": round(eager_us(fn), 2), "graph_us": round(graph_us(fn), 2),
-                           "kernels_us": kernels(fn)}
+                           "kernels_us": {} if args.no_kernels else kernels(fn)}
                 print(f"{mode:6s} {name:15s} eager {r[name]['eager_us']:7.2f} us  graph {r[name]['graph_us']:7.2f} us  "
                       f"kernels {r[name]['kernels_us']}", flush=True)
                 if args.host:
