@@ -95,7 +95,9 @@ def main():
     ap.add_argument("--host", action="store_true", help="also print the CPU-side profile of each side's calls")
     ap.add_argument("--no-kernels", action="store_true",
                     help="skip the torch.profiler kernel listing (a profiler session may slow the launches that follow)")
-    ap.add_argument("--order", default="convt1d,convt1d_cached,cudnn", help="the sides, in the order timed")
+    ap.add_argument("--order", default="convt1d,convt1d_cached,cudnn",
+                    help="the sides, in the order timed (a side may repeat: its later timings are keyed name#2, ...)")
+    ap.add_argument("--no-graph", action="store_true", help="skip the CUDA graph replay timing (no capture at all)")
     args = ap.parse_args()
     c = next(c for c in json.load(open(PROBLEMS))["suite"] if c["name"] == args.shape)
     kw = dict(stride=c["stride"], padding=c["padding"], output_padding=c["output_padding"], groups=c["groups"],
@@ -114,11 +116,16 @@ def main():
         r = {}
         with torch.no_grad():
             sides = {"convt1d": ours, "convt1d_cached": cached, "cudnn": ref}
-            for name in args.order.split(","):
-                fn = (lambda m=sides[name]: m(x))
-                r[name] = {"eager_us": round(eager_us(fn), 2), "graph_us": round(graph_us(fn), 2),
+            for side in args.order.split(","):
+                fn = (lambda m=sides[side]: m(x))
+                name, k = side, 1
+                while name in r:
+                    k += 1
+                    name = f"{side}#{k}"
+                r[name] = {"eager_us": round(eager_us(fn), 2),
+                           "graph_us": float("nan") if args.no_graph else round(graph_us(fn), 2),
                            "kernels_us": {} if args.no_kernels else kernels(fn)}
-                print(f"{mode:6s} {name:15s} eager {r[name]['eager_us']:7.2f} us  graph {r[name]['graph_us']:7.2f} us  "
+                print(f"{mode:6s} {name:17s} eager {r[name]['eager_us']:7.2f} us  graph {r[name]['graph_us']:7.2f} us  "
                       f"kernels {r[name]['kernels_us']}", flush=True)
                 if args.host:
                     print(host_table(fn), flush=True)
