@@ -80,12 +80,11 @@ def test_cached_forward_same_bits_no_pack(c, mode, tf32_flag):
         assert torch.equal(y, expect2)
     nbytes, entries, uses = m._wcache.info()
     # Where the uncached forward packs, the first cached call packs into the cache and the next one reads it; where it
-    # does not, the module's plain path serves the next call.
+    # does not, the cached call reads no copy and holds none.
     assert packs(first) == packs(plain)
     assert packs(second) == 0
     assert (entries > 0) == (packs(plain) > 0) and (nbytes > 0) == (entries > 0)
     assert uses == 2 * packs(plain)
-    assert m._wcache_shapes == {(x1.shape, dtype, 0, tf32): packs(plain) > 0}
     if c["name"] == "rs_stride8" and torch.cuda.get_device_capability() == (9, 0):
         assert entries > 0  # the register-A forward packs on sm_90: the cache must serve it
     # The result is the layer's, not just the uncached call's: float64 reference by cuDNN.
