@@ -74,6 +74,20 @@ def main():
         fc = lambda: lib.convt1d_forward_cuda_cached(p, code, math, x.data_ptr(), w.data_ptr(), bp,  # noqa: E731
                                                      y.data_ptr(), mc._wcache.handle, stream)
         rows["ctypes C forward, cached"] = host_us(fc)
+        fp = lambda: lib.convt1d_forward_cuda(p, code, math, x.data_ptr(), w.data_ptr(), bp, y.data_ptr(),  # noqa: E731
+                                              stream)
+        # What parts of the C call cost: the register-A attempt (declined at batch 1), one launch more (the pack and
+        # the transpose apart), a call with no work (batch 0: the checks only), and torch's own one-kernel launch.
+        for var, val, label in (("CONVT1D_WGMMA_RS", "0", "ctypes C forward, no register-A attempt"),
+                                ("CONVT1D_WGMMA_PREPASS", "0", "ctypes C forward, pack and transpose apart")):
+            os.environ[var] = val
+            rows[label] = host_us(fp)
+            del os.environ[var]
+        p0, _ = _lib.params((0, c["Cin"], c["Cout"], c["L"], c["K"], c["stride"], c["padding"], c["output_padding"],
+                             c["dilation"], c["groups"]))
+        rows["ctypes C forward, batch 0 (checks only)"] = host_us(
+            lambda: lib.convt1d_forward_cuda(p0, code, math, x.data_ptr(), w.data_ptr(), bp, y.data_ptr(), stream))
+        rows["torch.cuda._sleep(0) (one launch through torch)"] = host_us(lambda: torch.cuda._sleep(0))
         for i in range(300):
             os.environ[f"HOST_PROBE_PADDING_VARIABLE_{i}"] = "x" * 40
         rows["ctypes C forward, cached, +300 env vars"] = host_us(fc)
