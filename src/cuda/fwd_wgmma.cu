@@ -262,6 +262,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
         if (lane == 0) {
             asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
             asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+            pdl_wait(); /* the pre-pass's packed weights and transposed input (a programmatic launch: run()) */
             for (int it = 0; it < iters; ++it) {
                 const int s = it % a.stages;
                 if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
@@ -1252,6 +1253,7 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
             }
         }
     }
+    pdl_trigger(); /* the SS GEMM after the input's transpose may start its prologue */
 }
 
 /* The forward's weight pack, w = [cin][cout*K] (not adjoint) -> Wm rows (PackMap), 64 channels x 64 columns (co, k)
@@ -1330,14 +1332,15 @@ __global__ void __launch_bounds__(256) wgmma_prepass_kernel(PrepassArgs a) {
     if (b < a.pack_blocks) {
         pack_tile<TY>(tile, static_cast<const T *>(a.w), static_cast<T *>(a.wp), a.cin, a.cols, a.pitch, a.pm,
                       a.w_small_off, (int)(b % a.pack_gx), (int)(b / a.pack_gx), threadIdx.x);
-        return;
+    } else {
+        b -= a.pack_blocks;
+        const int64_t per = (int64_t)a.xt_gx * a.xt_gy;
+        const int64_t bz = b / per;
+        b -= bz * per;
+        xt_tile<TY>(tile, static_cast<const T *>(a.x), static_cast<T *>(a.xt), a.rows, a.L, a.xt_pitch, a.xt_cols,
+                    a.x_small_off, (int)(b % a.xt_gx), (int)(b / a.xt_gx), bz, threadIdx.x);
     }
-    b -= a.pack_blocks;
-    const int64_t per = (int64_t)a.xt_gx * a.xt_gy;
-    const int64_t bz = b / per;
-    b -= bz * per;
-    xt_tile<TY>(tile, static_cast<const T *>(a.x), static_cast<T *>(a.xt), a.rows, a.L, a.xt_pitch, a.xt_cols,
-                a.x_small_off, (int)(b % a.xt_gx), (int)(b / a.xt_gx), bz, threadIdx.x);
+    pdl_trigger(); /* the SS GEMM after it may start its prologue */
 }
 
 /* grad_input operand (convt1d_bwd_input_wgmma): the phase planes of grad_y, already transposed,
@@ -1572,20 +1575,28 @@ __global__ void __launch_bounds__(256) ksplit_reduce_kernel(const float *part, t
 
 template <int TY, int BR, int MINB>
 cudaError_t launch(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid, int smem,
-                   cudaStream_t stream) {
-    return launch_big_smem<fwd_wgmma_kernel<TY, BR, MINB>>(grid, kThreads, smem, stream, tmx, tmw, a);
+                   cudaStream_t stream, bool pdl) {
+    return launch_big_smem_pdl<fwd_wgmma_kernel<TY, BR, MINB>>(grid, kThreads, smem, stream, pdl, tmx, tmw, a);
 }
 
 template <int TY>
 cudaError_t launch_br(int BR, int minb, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, dim3 grid,
-                      int smem, cudaStream_t stream) {
+                      int smem, cudaStream_t stream, bool pdl) {
     /* Split TF32 holds a second accumulator: 256 columns would not fit in registers (run() refuses). */
     if constexpr (TY != WG_TF32X3)
-        if (BR == 256) return launch<TY, 256, 1>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 256) return launch<TY, 256, 1>(tmx, tmw, a, grid, smem, stream, pdl);
     if constexpr (TY != WG_TF32X3) /* (nor two blocks per SM: run() refuses both) */
-        if (BR == 128 && minb == 2) return launch<TY, 128, 2>(tmx, tmw, a, grid, smem, stream);
-    if (BR == 128) return launch<TY, 128, 1>(tmx, tmw, a, grid, smem, stream);
-    return launch<TY, 64, 1>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 128 && minb == 2) return launch<TY, 128, 2>(tmx, tmw, a, grid, smem, stream, pdl);
+    if (BR == 128) return launch<TY, 128, 1>(tmx, tmw, a, grid, smem, stream, pdl);
+    return launch<TY, 64, 1>(tmx, tmw, a, grid, smem, stream, pdl);
+}
+
+/* The SS forward's GEMM as a programmatic dependent launch after its pre-pass or input transpose (both end with
+ * pdl_trigger; the GEMM's producer waits in pdl_wait before its first load): its launch and prologue overlap their
+ * last blocks. CONVT1D_WGMMA_PDL=0: a plain launch (A/B). */
+bool pdl_on() {
+    const char *v = convt1d_env("CONVT1D_WGMMA_PDL");
+    return !(v && v[0] == '0');
 }
 
 /* CONVT1D_WGMMA_PACK=0: the forward's weights packed by the scalar transpose (wgmma_transpose_kernel<TY, true>), not
@@ -1883,7 +1894,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         a.yvec = ((uintptr_t)a.y & 15) == 0;
         a.kn = nc;
         e = launch_br<TY>(BR, minb, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)(nc * a.ks)), smem,
-                          stream);
+                          stream, !bi && pdl_on());
         if (e == cudaSuccess && a.ks > 1) {
             const int64_t n_el = (int64_t)nc * a.cout * a.L_out, g = (n_el / 4 + 255) / 256;
             ksplit_reduce_kernel<TY><<<(unsigned)(g < 8 * convt1d_sm_count() ? g : 8 * convt1d_sm_count()), 256, 0,

@@ -22,6 +22,21 @@
 #define CONVT1D_WG_DEVICE 0
 #endif
 
+/* Programmatic dependent launch (sm_90; launch_big_smem_pdl). pdl_wait: wait until the kernel ahead in the stream
+ * has finished and its writes are visible (returns at once in a kernel launched without it). pdl_trigger: this block
+ * is done with its writes, so the dependent kernel may be scheduled once every block has said so. No-ops before
+ * sm_90. */
+__device__ __forceinline__ void pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_trigger() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 namespace {
 
 constexpr int kRow = 128; /* bytes per operand row in shared memory: one 128-byte swizzle span */
@@ -442,10 +457,12 @@ inline int pick_splits(int64_t tiles, int64_t chunks, int sms, int max_splits, i
 }
 
 /* Launch a Hopper kernel that takes up to kWgMaxSmem bytes of dynamic shared memory: the opt-in limit is
- * raised once per kernel (per instantiation of this template) and per device. */
+ * raised once per kernel (per instantiation of this template) and per device. pdl: as a programmatic dependent
+ * launch (sm_90): the kernel may start while the one ahead of it in the stream finishes, and must call pdl_wait()
+ * before it reads what that kernel wrote. */
 constexpr int kWgMaxSmem = 227 * 1024;
 template <auto Kern, class... Args>
-cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t stream, const Args &...args) {
+cudaError_t launch_big_smem_pdl(dim3 grid, int threads, int smem, cudaStream_t stream, bool pdl, const Args &...args) {
     /* The opt-in belongs to the device's context: once per device (one flag for the process left a second GPU's
      * launches without it, and so failing). Devices past 64 set it at every launch. */
     static std::atomic<uint64_t> attr_set{0};
@@ -457,8 +474,25 @@ cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t strea
         if (e != cudaSuccess) return e;
         attr_set.fetch_or(bit, std::memory_order_relaxed);
     }
-    Kern<<<grid, threads, smem, stream>>>(args...);
-    return cudaGetLastError();
+    if (!pdl) {
+        Kern<<<grid, threads, smem, stream>>>(args...);
+        return cudaGetLastError();
+    }
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3((unsigned)threads);
+    cfg.dynamicSmemBytes = (size_t)smem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, Kern, args...);
+}
+template <auto Kern, class... Args>
+cudaError_t launch_big_smem(dim3 grid, int threads, int smem, cudaStream_t stream, const Args &...args) {
+    return launch_big_smem_pdl<Kern>(grid, threads, smem, stream, false, args...);
 }
 
 }  // namespace

@@ -1110,3 +1110,43 @@ def test_wgmma_rs_edge_shipped_codec(dtype, tol):
     if torch.cuda.get_device_properties(0).multi_processor_count == 132:  # H100 SXM / H200: 14 -> 12 rounds
         assert any("fwd_edge_kernel" in n for n in names), names
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
+@pytest.mark.parametrize("cached", [False, True], ids=["plain", "cached"])
+@pytest.mark.parametrize("dtype,tol,tf32", [(torch.float16, 2e-3, True), (torch.float32, 5e-3, True),
+                                            (torch.float32, 1e-5, False)], ids=["fp16", "tf32", "strict"])
+def test_wgmma_ss_programmatic_launch(dtype, tol, tf32, cached, monkeypatch):
+    # The SS GEMM is launched to overlap the end of its pre-pass (or, with the weight cache, of its input transpose);
+    # its producer waits for that kernel's writes before its first load. y must be the plain launch's, bit for bit,
+    # eagerly and replayed from a CUDA graph on new inputs, and the SS kernel must be the one that ran.
+    torch.backends.cudnn.allow_tf32 = tf32
+    c = shape("batch1_x8", 1, 512, 256, 16, 333, stride=8, padding=4)
+    m = convt1d.ConvTranspose1d(c["Cin"], c["Cout"], c["K"], stride=8, padding=4, device="cuda", dtype=dtype)
+    if cached:
+        m.cache_packed_weights()
+    x = make_inputs(c, dtype=dtype, device="cuda")[0]
+    out = {}
+    with torch.no_grad():
+        names = kernels_run(lambda: out.__setitem__("y", m(x)))
+        assert any("fwd_wgmma_kernel" in n for n in names), names
+        y_pdl = out["y"]
+        monkeypatch.setenv("CONVT1D_WGMMA_PDL", "0")
+        y_plain = m(x)
+        monkeypatch.delenv("CONVT1D_WGMMA_PDL")
+        assert torch.equal(y_pdl, y_plain)
+        r = ref(x, m.weight.detach(), m.bias.detach(), c)
+        assert rel_err(y_pdl, r) <= tol
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            m(x)  # warm-up outside the capture
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            y = m(x)
+        x.copy_(torch.randn_like(x))
+        g.replay()
+        torch.cuda.synchronize()
+        monkeypatch.setenv("CONVT1D_WGMMA_PDL", "0")
+        assert torch.equal(y, m(x))
