@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Run 342 (session 31): the committed forward results with the final library (.carry/libconvt1d_pdl.so.xz: the SS
+# GEMM's programmatic launch) and the final package: the forward suite, plain and with the weight cache.
+set -u
+export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
+R=$OUT/r; mkdir -p $R
+trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
+nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
+mkdir -p /tmp/pdl && xz -dc .carry/libconvt1d_pdl.so.xz > /tmp/pdl/libconvt1d.so
+bash scripts/build_torch_op.sh /tmp/pdl > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
+export CONVT1D_LIBRARY=/tmp/pdl/libconvt1d.so
+python3 -c "from convt1d import _ops; assert _ops.eager_op_cuda and _ops.eager_cached_op is not None, 'C++ op not loaded'" || exit 1
+timeout 150 python3 -m convt1d.bench --budget-ms 100 --out $R/bench_fwd.json --plot $R/bench_fwd.png > $R/bench_fwd.txt 2>&1; echo "bench fwd exit $? ($SECONDS s)"; grep -E "geomean" $R/bench_fwd.txt; grep -E "^(kernelbench_(64|74|79)|upsample_x8_bias|hifigan_up1|codec_dec_s5|codec_dec_s8|single_utterance_x8) " $R/bench_fwd.txt | cut -c1-100
+timeout 150 python3 -m convt1d.bench --budget-ms 100 --weight-cache --out $R/bench_fwd_wcache.json --plot $R/bench_fwd_wcache.png > $R/bench_fwd_wcache.txt 2>&1; echo "bench fwd cached exit $? ($SECONDS s)"; grep -E "geomean" $R/bench_fwd_wcache.txt; grep -E "^(upsample_x8_bias|hifigan_up1|codec_dec_s5|codec_dec_s8|single_utterance_x8) " $R/bench_fwd_wcache.txt | cut -c1-100
