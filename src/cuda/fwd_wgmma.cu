@@ -1253,7 +1253,7 @@ __global__ void wgmma_transpose_kernel(const typename wg_type<TY>::T *src, typen
             }
         }
     }
-    pdl_trigger(); /* the SS GEMM after the input's transpose may start its prologue */
+    pdl_trigger(); /* a programmatic launch after this one (the SS GEMM after the input's transpose) may start */
 }
 
 /* The forward's weight pack, w = [cin][cout*K] (not adjoint) -> Wm rows (PackMap), 64 channels x 64 columns (co, k)
@@ -1594,17 +1594,17 @@ cudaError_t launch_br(int BR, int minb, const CUtensorMap &tmx, const CUtensorMa
 /* The SS forward's GEMM as a programmatic dependent launch after its pre-pass or input transpose (both end with
  * pdl_trigger; the GEMM's producer waits in pdl_wait before its first load): its launch and prologue overlap their
  * last blocks. CONVT1D_WGMMA_PDL=0: a plain launch (A/B). */
-bool pdl_on() {
-    const char *v = convt1d_env("CONVT1D_WGMMA_PDL");
-    return !(v && v[0] == '0');
+/* A session's A/B switch set to 0 (the three below). */
+bool switch_off(const char *name) {
+    const char *v = convt1d_env(name);
+    return v && v[0] == '0';
 }
+
+bool pdl_on() { return !switch_off("CONVT1D_WGMMA_PDL"); }
 
 /* CONVT1D_WGMMA_PACK=0: the forward's weights packed by the scalar transpose (wgmma_transpose_kernel<TY, true>), not
  * wgmma_pack_kernel (A/B; the tests check both give the same bits). */
-bool pack_scalar() {
-    const char *v = convt1d_env("CONVT1D_WGMMA_PACK");
-    return v && v[0] == '0';
-}
+bool pack_scalar() { return switch_off("CONVT1D_WGMMA_PACK"); }
 
 /* The forward's packed weights Wm[j][row][ci] (PackMap; + the small TF32 halves after T*M_pad*cin_pad
  * elements for WG_TF32X3): zeroed (padding rows and channels, taps no weight lands on), then scattered. */
@@ -1648,10 +1648,7 @@ cudaError_t pack_weights(const convt1d_problem &pr, const void *w, typename wg_t
 }
 
 /* CONVT1D_WGMMA_PREPASS=0: the SS forward's weight pack and input transpose as two launches (wgmma_prepass_kernel). */
-bool prepass_on() {
-    const char *v = convt1d_env("CONVT1D_WGMMA_PREPASS");
-    return !(v && v[0] == '0');
-}
+bool prepass_on() { return !switch_off("CONVT1D_WGMMA_PREPASS"); }
 
 /* The weight cache's key for pack_weights' output with these arguments: every size it reads, the operand type (TF32
  * rounding, split halves) and the weight's pointer and layout. */
@@ -1851,6 +1848,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         if (!merged) cp.packed(e, stream);
     }
     const PackMap pm = {K, a.ps, d, M_pad, BR, RT, 1, kRow / (int)sizeof(T), a.cout};
+    const bool pdl = !bi && pdl_on(); /* the GEMM after each chunk's pre-pass (grad_input's planes do not trigger) */
     T *y0 = static_cast<T *>(a.y);
     for (int n0 = 0; n0 < N && e == cudaSuccess; n0 += nb) {
         const int nc = N - n0 < nb ? N - n0 : nb;
@@ -1894,7 +1892,7 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
         a.yvec = ((uintptr_t)a.y & 15) == 0;
         a.kn = nc;
         e = launch_br<TY>(BR, minb, tmx, tmw, a, dim3((unsigned)q_tiles, (unsigned)r_tiles, (unsigned)(nc * a.ks)), smem,
-                          stream, !bi && pdl_on());
+                          stream, pdl);
         if (e == cudaSuccess && a.ks > 1) {
             const int64_t n_el = (int64_t)nc * a.cout * a.L_out, g = (n_el / 4 + 255) / 256;
             ksplit_reduce_kernel<TY><<<(unsigned)(g < 8 * convt1d_sm_count() ? g : 8 * convt1d_sm_count()), 256, 0,
