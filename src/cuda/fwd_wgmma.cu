@@ -112,6 +112,7 @@ struct WgArgs {
     int wres, wr_off, stg_off, bar_off, spitch;
     int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
+    int ppo;     /* ping-pong with fewer stages than a tile's chunks + 1: the warpgroups' tiles ordered (the kernel) */
     int q_tiles_pp; /* q tiles at that size */
     int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
     /* Register-A forward of a one-phase layer (d = m*s, s >= 2; convt1d_fwd_wgmma_one_phase): the stride-1 GEMM of
@@ -491,6 +492,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             if (ptid == 0) {
                 asm volatile("prefetch.tensormap [%0];" ::"l"(&tmw) : "memory");
                 if (XTMA) asm volatile("prefetch.tensormap [%0];" ::"l"(&tmx) : "memory");
+            }
+            /* The forward's weight pack may still be running: rs_launch launches this kernel as its programmatic
+             * dependent (the pack ends each block with pdl_trigger). Every read of global memory below waits here. */
+            pdl_wait();
+            if (ptid == 0) {
                 if (a.wres) { /* the block's row tile: blockIdx.x mod r_tiles for every tile it takes */
                     const int rt = blockIdx.x % r_tiles;
                     mbar_expect_tx(wbar, (uint32_t)(a.nchunk * CW));
@@ -753,8 +759,17 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
     if (a.wres) mbar_wait(wbar, 0);
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
+    /* Ordered ping-pong (PPO: WgArgs::ppo, stages S <= the chunks of a tile). The ring runs through the block's tiles
+     * in order, alternately this warpgroup's and the other's, and a full barrier's parity tells only its last phase
+     * from the one before: position i may be waited for only once position i - S has been filled. Within a warpgroup's
+     * tile that holds (it has passed i - 1, and the producer fills in order). Across tiles the other warpgroup says so:
+     * once it has passed its chunk nchunk - S, it arrives on this warpgroup's named barrier (4 + wg), and this
+     * warpgroup's next tile starts with a sync there. So the tiles' MMAs overlap by S chunks and one warpgroup's
+     * epilogue runs while the other's MMAs do; without it ping-pong needs nchunk + 1 stages (rs_launch). */
+    const bool PPO = PP && a.ppo;
     for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
         int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
+        if (PPO && tl >= (int64_t)blockIdx.x + gridDim.x) named_sync(4 + wg, 256); /* not the block's first tile */
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
@@ -773,6 +788,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* RX: the rounding warps' ready barrier too. The full wait above stays: it is what makes the stage's TMA
              * bytes (the weights) visible to these threads directly, and by then it has completed (one try_wait). */
             if constexpr (RX) mbar_wait(rdy0 + 8 * s, (it / a.stages) & 1);
+            /* PPO: the block's next tile (the other warpgroup's) may start waiting */
+            if (PPO && c == a.nchunk - a.stages && tl + gridDim.x < tiles) named_arrive(5 - wg, 256);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
@@ -1305,6 +1322,7 @@ __global__ void __launch_bounds__(256) wgmma_pack_kernel(const typename wg_type<
                                                          int cin, int cols, int pitch, PackMap pm, int64_t small_off) {
     __shared__ typename wg_type<TY>::T tile[64][65]; /* [channel][column]; the odd pitch spreads a column's reads */
     pack_tile<TY>(tile, w, dst, cin, cols, pitch, pm, small_off, blockIdx.x, blockIdx.y, threadIdx.x);
+    pdl_trigger(); /* the register-A forward after it (rs_launch) may start its prologue */
 }
 
 /* The SS forward's two passes before its kernel in one launch (a plain call's weight pack and the first batch chunk's
@@ -1690,36 +1708,36 @@ struct CachedPack {
 
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, bool pdl) {
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
-            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream,
+            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream, pdl,
                                                                                              tmx, tmw, a);
     if constexpr (!BI && TY == WG_TF32 && BR == 64)
         if (a.rx)
-            return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, false, false, VIEW, true>>(dim3(grid), kThreadsRS, smem, stream,
+            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, false, VIEW, true>>(dim3(grid), kThreadsRS, smem, stream, pdl,
                                                                                              tmx, tmw, a);
-    return launch_big_smem<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream, tmx, tmw, a);
+    return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, BI, false, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
 }
 template <int TY, int BR, int MQ, bool BI>
 cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
-                      cudaStream_t stream) {
-    return a.view ? launch_rs_v<TY, BR, MQ, BI, true>(tmx, tmw, a, grid, smem, stream)
-                  : launch_rs_v<TY, BR, MQ, BI, false>(tmx, tmw, a, grid, smem, stream);
+                      cudaStream_t stream, bool pdl) {
+    return a.view ? launch_rs_v<TY, BR, MQ, BI, true>(tmx, tmw, a, grid, smem, stream, pdl)
+                  : launch_rs_v<TY, BR, MQ, BI, false>(tmx, tmw, a, grid, smem, stream, pdl);
 }
 
 /* Register-A tiles (BR rows x 128*MQ positions): 64x1, 64x2, 128x1, and where one accumulator per tile
  * is enough (not split TF32), 128x2 and 256x1. */
 template <int TY, bool BI>
 cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
-                           unsigned grid, int smem, cudaStream_t stream) {
+                           unsigned grid, int smem, cudaStream_t stream, bool pdl) {
     if constexpr (TY != WG_TF32X3) {
-        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream);
-        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream);
+        if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream, pdl);
+        if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream, pdl);
     }
-    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream);
-    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, a, grid, smem, stream);
-    return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream);
+    if (BR == 128) return launch_rs<TY, 128, 1, BI>(tmx, tmw, a, grid, smem, stream, pdl);
+    if (MQ == 1) return launch_rs<TY, 64, 1, BI>(tmx, tmw, a, grid, smem, stream, pdl);
+    return launch_rs<TY, 64, 2, BI>(tmx, tmw, a, grid, smem, stream, pdl);
 }
 
 /* Whether the kernels were compiled for sm_90a (a build for other architectures only has the trap). */
@@ -1999,6 +2017,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0, stg_bytes = 0;
     int64_t grid = 0;
     const char *ppv = convt1d_env("CONVT1D_WGMMA_RS_PP");
+    /* CONVT1D_WGMMA_RS_PPO (experiment): 1, ping-pong with fewer stages than a tile's chunks + 1 allowed, its tiles
+     * ordered (WgArgs::ppo); 2, the same with two stages wherever it pings (tests: the tightest ring). */
+    const char *ppo_v = convt1d_env("CONVT1D_WGMMA_RS_PPO");
+    const int ppo_env = ppo_v && (ppo_v[0] == '1' || ppo_v[0] == '2') ? ppo_v[0] - '0' : 0;
     const bool pp_forced = ppv && ppv[0] == '1';
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
@@ -2028,12 +2050,16 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
                 const int64_t fixed = (wr ? wres_bytes : 0) + (st ? stg_bytes : 0) + 1024 + 1024; /* + barriers, alignment */
                 int n = (int)((kMaxSmem - fixed) / b);
                 if (n > 8) n = 8;
-                if (n >= need && (!p || n >= a.nchunk + 1)) pick = k, stages = n, sb = b, pp = p, a.txb = txb;
+                if (p && ppo_env == 2 && n > 2) n = 2;
+                /* Ping-pong with fewer stages orders the warpgroups' tiles (WgArgs::ppo): CONVT1D_WGMMA_RS_PPO=1 (experiment). */
+                if (n >= need && (!p || n >= a.nchunk + 1 || (ppo_env && n >= 2)))
+                    pick = k, stages = n, sb = b, pp = p, a.txb = txb;
             }
         }
     }
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pp = pp;
+    a.ppo = pp && stages < a.nchunk + 1;
     if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
@@ -2072,9 +2098,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
     }
-    e = pack(wp, wp_bytes, M_pad, cin_pad, cp.need_pack());
+    /* The forward right after its weight pack goes as that kernel's programmatic dependent (CONVT1D_WGMMA_PDL=0: a
+     * plain launch): the pack's blocks end with pdl_trigger and the producer waits in pdl_wait before its first read,
+     * so the launch and prologue overlap the pack's last blocks. Not after a cache fill (an event is recorded between
+     * the two), nor where nothing is packed, nor for grad_input (its pack kernels do not trigger). */
+    const bool packs = cp.need_pack(), pdl = !BI && packs && !cp.fill && pdl_on();
+    e = pack(wp, wp_bytes, M_pad, cin_pad, packs);
     cp.packed(e, stream);
-    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream);
+    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream, pdl);
     const cudaError_t f = scratch ? cudaFreeAsync(scratch, stream) : cudaSuccess;
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s launch failed: %s", what, cudaGetErrorString(e));
@@ -2082,7 +2113,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
 }
 
 /* The edge kernel (convt1d_fwd_edge) beside the register-A forward instead of after it (session 21): on a second
- * stream that waits for everything before the forward's launch, joined back before anything after it, so its blocks
+ * stream that waits for everything before the forward's weight pack, joined back before anything after it, so its blocks
  * take the SMs that the forward's last, partial round leaves idle (its 1024-thread blocks cannot share an SM with the
  * forward's). Not while the stream is being captured into a CUDA graph (the edge then runs after the forward on the
  * same stream, as before). CONVT1D_WGMMA_RS_EDGE_BESIDE=0: always after (A/B). */
@@ -2117,7 +2148,7 @@ bool edge_beside_wanted(cudaStream_t stream) {
     return cudaStreamIsCapturing(stream, &cs) == cudaSuccess && cs == cudaStreamCaptureStatusNone && side_stream();
 }
 
-/* Just before the forward's launch (after its packing pass): the point the side stream starts from. */
+/* Just before the forward's weight pack (the edge reads w as it is): the point the side stream starts from. */
 void edge_fork(EdgeBeside &eb, cudaStream_t stream) {
     if (!eb.on) return;
     if (cudaEventCreateWithFlags(&eb.fork, cudaEventDisableTiming) != cudaSuccess ||
@@ -2308,11 +2339,12 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                                                           (int64_t)a.xn * L);
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad, bool need) {
-                                    const cudaError_t e = need ? pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad,
-                                                                                  M_pad, a.r_tiles * a.R, stream)
-                                                               : cudaSuccess; /* the cache's copy */
-                                    if (e == cudaSuccess) edge_fork(eb, stream);
-                                    return e;
+                                    /* The edge kernel reads w itself, not the packed copy: its fork goes before the
+                                     * pack, so that nothing sits between the pack and the forward's programmatic launch. */
+                                    edge_fork(eb, stream);
+                                    return need ? pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad,
+                                                                   a.r_tiles * a.R, stream)
+                                                : cudaSuccess; /* the cache's copy */
                                 });
     if (st != CONVT1D_SUCCESS || o_lo < 0) return st;
     return edge_launch(eb, pr, x, w, a.bias, a.y, o_lo, stream);

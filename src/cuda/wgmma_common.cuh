@@ -196,6 +196,10 @@ __device__ __forceinline__ void st_shared(uint32_t addr, __nv_bfloat16 v) {
 __device__ __forceinline__ void named_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
+/* Arrive on named barrier id without waiting: the other threads of its count wait in named_sync. */
+__device__ __forceinline__ void named_arrive(int id, int threads) {
+    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
 /* K-major operand with the 128-byte swizzle (layout type 1): 128-byte rows, 8-row groups 1024 B apart
  * (stride byte offset); the leading byte offset is unused for this layout. A k step is 32 bytes along
  * the row (16 16-bit or 8 fp32 values). */

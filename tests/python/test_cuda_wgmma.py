@@ -104,6 +104,10 @@ def set_pick(pick, monkeypatch):
             monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "staged")
         elif pick == "rspp":  # ping-pong: the consumer warpgroups take alternate tiles (64x2, 128x2 tiles)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_PP", "1")
+        elif pick == "rsppo":  # ordered ping-pong with a ring of two stages (fewer than a tile's chunks + 1)
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_PP", "1")
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_PPO", "2")
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "0")
         elif pick == "rsnowres":  # every stage brings its chunk's weights (not resident for the block)
             monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "0")
         elif pick == "rswres":  # weights resident wherever they fit
@@ -129,7 +133,7 @@ def set_pick(pick, monkeypatch):
 
 
 @pytest.mark.parametrize("pick", ["forced", "br64", "br128x2", "br256", "rs", "rs64x1", "rs64x2", "rs128x1", "rscp",
-                                  "rsbulk", "rsdirect", "rsstaged", "rspp", "rsnowres", "rswres", "rspairs", "rspairsstaged",
+                                  "rsbulk", "rsdirect", "rsstaged", "rspp", "rsppo", "rsnowres", "rswres", "rspairs", "rspairsstaged",
                                   "rspairs256", "rsnopairs", "rsnoypair", "rsnoldm", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", SHAPES, ids=[c["name"] for c in SHAPES])
@@ -157,7 +161,7 @@ def test_wgmma_unaligned_input(dtype, tol, tf32, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
-@pytest.mark.parametrize("pick", ["forced", "rs", "rscp", "rsbulk", "rsdirect", "rsstaged", "rspp"])
+@pytest.mark.parametrize("pick", ["forced", "rs", "rscp", "rsbulk", "rsdirect", "rsstaged", "rspp", "rsppo"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", [SHAPES[0], SHAPES[1], SHAPES[6]], ids=["kb64_like", "kb74_like", "pointwise"])
 def test_wgmma_grad_input_adjoint(c, dtype, tol, tf32, pick, monkeypatch):
@@ -1150,3 +1154,46 @@ def test_wgmma_ss_programmatic_launch(dtype, tol, tf32, cached, monkeypatch):
         torch.cuda.synchronize()
         monkeypatch.setenv("CONVT1D_WGMMA_PDL", "0")
         assert torch.equal(y, m(x))
+
+
+RS_PDL = [  # register-A forwards after their weight pack: edge columns beside (strided), RX boxes (TF32), pairs (16-bit)
+    EDGE[0],
+    shape("kb74_like", 2, 32, 64, 5, 4096, dilation=3, bias=False),
+    SHAPES[0],
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
+@pytest.mark.parametrize("pack", ["vector", "scalar"])
+@pytest.mark.parametrize("dtype,tol,tf32", [(torch.float16, 2e-3, True), (torch.float32, 5e-3, True),
+                                            (torch.float32, 1e-5, False)], ids=["fp16", "tf32", "strict"])
+@pytest.mark.parametrize("c", RS_PDL, ids=[c["name"] for c in RS_PDL])
+def test_wgmma_rs_programmatic_launch(c, dtype, tol, tf32, pack, monkeypatch):
+    # The register-A forward is launched to overlap the end of its weight pack (either pack kernel); its producer waits
+    # for the pack's writes before its first read. y must be the plain launch's, bit for bit, eagerly and replayed from a
+    # CUDA graph in which x comes from the kernel just before the call (the wait must cover what ran before the pack).
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    if pack == "scalar":
+        monkeypatch.setenv("CONVT1D_WGMMA_PACK", "0")
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda")
+    y_pdl, names = profiled_forward(x, w, b, c)
+    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    monkeypatch.setenv("CONVT1D_WGMMA_PDL", "0")
+    y_plain = convt1d.conv_transpose1d(x, w, b, **kwargs(c))
+    monkeypatch.delenv("CONVT1D_WGMMA_PDL")
+    assert torch.equal(y_pdl, y_plain)
+    assert rel_err(y_pdl, ref(x, w, b, c)) <= tol
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        convt1d.conv_transpose1d(x * 2, w, b, **kwargs(c))  # warm-up outside the capture
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = convt1d.conv_transpose1d(x * 2, w, b, **kwargs(c))
+    x.copy_(torch.randn_like(x))
+    g.replay()
+    torch.cuda.synchronize()
+    monkeypatch.setenv("CONVT1D_WGMMA_PDL", "0")
+    assert torch.equal(y, convt1d.conv_transpose1d(x * 2, w, b, **kwargs(c)))
