@@ -1927,10 +1927,13 @@ convt1d_status run(const convt1d_problem &pr, const void *x, const void *w, WgAr
 /* Ping-pong tiles for the register-A kernel (MQ = 2): CONVT1D_WGMMA_RS_PP=0/1; by default for the
  * stride-1 forward (run 53, ms, ping-pong vs not: KernelBench 64 TF32 1.79 vs 1.89-1.91, bf16 1.33-1.36 vs
  * 1.42, KernelBench 74 equal; it loses on hifigan_up4 TF32, 1.17 vs 1.08, and on the strided grad_input,
- * hifigan_up3/up4 bf16 1.04 vs 0.94-0.97). */
-int rs_pingpong(int MQ, bool fwd_stride1) {
+ * hifigan_up3/up4 bf16 1.04 vs 0.94-0.97), and, since the tiles can be ordered (WgArgs::ppo, Session 32), for the
+ * TF32 forward of phase-merged rows with a short reduction (fwd_short: C_in x taps <= 384), where the stores weigh
+ * most against the MMAs (run 345, H200, ms, ordered ping-pong / not: hifigan_up3 1.123 / 1.204; hifigan_up4 and
+ * grouped_g4 equal; hifigan_up2, 512 terms, 1.241 / 1.189; hifigan_up3 bf16 and split TF32 equal). */
+int rs_pingpong(int MQ, bool fwd_stride1, bool fwd_short) {
     const char *v = convt1d_env("CONVT1D_WGMMA_RS_PP");
-    return MQ == 2 && (v && v[0] ? v[0] == '1' : fwd_stride1);
+    return MQ == 2 && (v && v[0] ? v[0] == '1' : fwd_stride1 || fwd_short);
 }
 
 /* A last position tile with few valid positions costs a whole tile of MMA work (codec_dec_s8: 1025 plane positions
@@ -2017,10 +2020,12 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0, stg_bytes = 0;
     int64_t grid = 0;
     const char *ppv = convt1d_env("CONVT1D_WGMMA_RS_PP");
-    /* CONVT1D_WGMMA_RS_PPO (experiment): 1, ping-pong with fewer stages than a tile's chunks + 1 allowed, its tiles
-     * ordered (WgArgs::ppo); 2, the same with two stages wherever it pings (tests: the tightest ring). */
+    /* Ping-pong with fewer stages than a tile's chunks + 1 orders the warpgroups' tiles (WgArgs::ppo, Session 32; run
+     * 345, H200, ms, ordered / not ping-pong: KernelBench 64 TF32 1.893 / 1.985, KernelBench 74 split TF32 0.978 /
+     * 0.998). CONVT1D_WGMMA_RS_PPO=0: ping-pong only where nchunk + 1 stages fit, as before (A/B); =2: ordered with two
+     * stages wherever it pings (tests: the tightest ring). */
     const char *ppo_v = convt1d_env("CONVT1D_WGMMA_RS_PPO");
-    const int ppo_env = ppo_v && (ppo_v[0] == '1' || ppo_v[0] == '2') ? ppo_v[0] - '0' : 0;
+    const int ppo_env = ppo_v && ppo_v[0] == '0' ? 0 : ppo_v && ppo_v[0] == '2' ? 2 : 1;
     const bool pp_forced = ppv && ppv[0] == '1';
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
@@ -2032,7 +2037,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         spitch = 64 * MQ * a.ps * a.os * (a.joint ? 2 : 1) + 16 / es;
         stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
         /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
-        for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1); p >= 0 && pick < 0; --p) {
+        const bool fwd_short = TY == WG_TF32 && !BI && a.ps > 1 && a.os == 1 && (int64_t)a.cin * a.T <= 384;
+        for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1, fwd_short); p >= 0 && pick < 0; --p) {
             const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
             grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
             const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
@@ -2051,7 +2057,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
                 int n = (int)((kMaxSmem - fixed) / b);
                 if (n > 8) n = 8;
                 if (p && ppo_env == 2 && n > 2) n = 2;
-                /* Ping-pong with fewer stages orders the warpgroups' tiles (WgArgs::ppo): CONVT1D_WGMMA_RS_PPO=1 (experiment). */
                 if (n >= need && (!p || n >= a.nchunk + 1 || (ppo_env && n >= 2)))
                     pick = k, stages = n, sb = b, pp = p, a.txb = txb;
             }
