@@ -3,7 +3,7 @@
 # (rs_launch: pdl_wait in its producer, pdl_trigger at the end of wgmma_pack_kernel; the edge kernel's fork moved
 # before the pack; CONVT1D_WGMMA_PDL=0 the plain launch), and ordered ping-pong as an experiment
 # (CONVT1D_WGMMA_RS_PPO=1: ping-pong where nchunk + 1 stages do not fit, the warpgroups' tiles ordered by named
-# barriers; =2 with two stages, for the tests). Library: .carry/libconvt1d_346.so.xz (fwd_wgmma.cu rebuilt).
+# barriers; =2 with two stages, for the tests). Library: .carry/libconvt1d_344.so.xz (fwd_wgmma.cu rebuilt).
 # 1) Tests: the new same-bits test, the register-A forward with ordered ping-pong forced (rsppo) and the usual
 # register-A picks, grad_input adjoint, the edge tests, test_weight_cache.py. 2) Kernel+pack ABBA (ab_wgmma.py,
 # the plain call: pack + forward): PDL off / on on the vocoder rows; PPO on KernelBench 64 and the 128x2 layers.
@@ -12,7 +12,7 @@ export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
-mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_346.so.xz > /tmp/lib/libconvt1d.so
+mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_344.so.xz > /tmp/lib/libconvt1d.so
 bash scripts/build_torch_op.sh /tmp/lib > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
 export CONVT1D_LIBRARY=/tmp/lib/libconvt1d.so
 python3 -c "from convt1d import _ops; assert _ops.eager_op_cuda and _ops.eager_cached_op is not None, 'C++ op not loaded'" || exit 1

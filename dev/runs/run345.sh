@@ -8,7 +8,7 @@ export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
-mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_346.so.xz > /tmp/lib/libconvt1d.so
+mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_344.so.xz > /tmp/lib/libconvt1d.so
 bash scripts/build_torch_op.sh /tmp/lib > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
 export CONVT1D_LIBRARY=/tmp/lib/libconvt1d.so
 timeout 280 python3 dev/python/ab_wgmma.py --budget-ms 60 --order rotate --shapes kernelbench_64,hifigan_up3,hifigan_up4,grouped_g4,hifigan_up2 --modes fp32 \
