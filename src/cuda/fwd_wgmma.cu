@@ -2020,12 +2020,13 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0, stg_bytes = 0;
     int64_t grid = 0;
     const char *ppv = convt1d_env("CONVT1D_WGMMA_RS_PP");
-    /* Ping-pong with fewer stages than a tile's chunks + 1 orders the warpgroups' tiles (WgArgs::ppo, Session 32; run
-     * 345, H200, ms, ordered / not ping-pong: KernelBench 64 TF32 1.893 / 1.985, KernelBench 74 split TF32 0.978 /
-     * 0.998). CONVT1D_WGMMA_RS_PPO=0: ping-pong only where nchunk + 1 stages fit, as before (A/B); =2: ordered with two
-     * stages wherever it pings (tests: the tightest ring). */
+    /* Ping-pong with fewer stages than a tile's chunks + 1 orders the warpgroups' tiles (WgArgs::ppo, Session 32), in
+     * TF32. Run 346 (H100, ms, ordered / not ping-pong): KernelBench 64 TF32 1.857 / 2.014, its grad_input 2.063 /
+     * 2.114, hifigan_up3 1.359 / 1.378; split TF32 KernelBench 64 4.646 / 4.568 (so not there), KernelBench 74 equal; in
+     * 16-bit no suite layer would take it. CONVT1D_WGMMA_RS_PPO=0: ping-pong only where nchunk + 1 stages fit, as
+     * before (A/B); =1: in every type; =2: every type, two stages wherever it pings (tests: the tightest ring). */
     const char *ppo_v = convt1d_env("CONVT1D_WGMMA_RS_PPO");
-    const int ppo_env = ppo_v && ppo_v[0] == '0' ? 0 : ppo_v && ppo_v[0] == '2' ? 2 : 1;
+    const int ppo_env = ppo_v && ppo_v[0] == '0' ? 0 : ppo_v && ppo_v[0] == '2' ? 2 : ppo_v && ppo_v[0] == '1' ? 1 : TY == WG_TF32;
     const bool pp_forced = ppv && ppv[0] == '1';
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
