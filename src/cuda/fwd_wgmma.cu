@@ -113,6 +113,7 @@ struct WgArgs {
     int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int ppo;     /* ping-pong with fewer stages than a tile's chunks + 1: the warpgroups' tiles ordered (the kernel) */
+    int ppo_at;  /* ppo: the chunk after whose full wait a warpgroup lets the other start its next tile */
     int q_tiles_pp; /* q tiles at that size */
     int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
     /* Register-A forward of a one-phase layer (d = m*s, s >= 2; convt1d_fwd_wgmma_one_phase): the stride-1 GEMM of
@@ -789,7 +790,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
              * bytes (the weights) visible to these threads directly, and by then it has completed (one try_wait). */
             if constexpr (RX) mbar_wait(rdy0 + 8 * s, (it / a.stages) & 1);
             /* PPO: the block's next tile (the other warpgroup's) may start waiting */
-            if (PPO && c == a.nchunk - a.stages && tl + gridDim.x < tiles) named_arrive(5 - wg, 256);
+            if (PPO && c == a.ppo_at && tl + gridDim.x < tiles) named_arrive(5 - wg, 256);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
@@ -1618,6 +1619,12 @@ bool switch_off(const char *name) {
     return v && v[0] == '0';
 }
 
+/* A session's A/B switch set to 1. */
+bool switch_on(const char *name) {
+    const char *v = convt1d_env(name);
+    return v && v[0] == '1';
+}
+
 bool pdl_on() { return !switch_off("CONVT1D_WGMMA_PDL"); }
 
 /* CONVT1D_WGMMA_PACK=0: the forward's weights packed by the scalar transpose (wgmma_transpose_kernel<TY, true>), not
@@ -2066,6 +2073,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pp = pp;
     a.ppo = pp && stages < a.nchunk + 1;
+    a.ppo_at = switch_on("CONVT1D_WGMMA_RS_PPO_LAST") ? a.nchunk - 1 : a.nchunk - stages;
     if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
