@@ -113,7 +113,7 @@ struct WgArgs {
     int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int ppo;     /* ping-pong with fewer stages than a tile's chunks + 1: the warpgroups' tiles ordered (the kernel) */
-    int ppo_at;  /* ppo: the chunk after whose full wait a warpgroup lets the other start its next tile */
+    int ppo_at;  /* ppo: the chunk after whose full wait a warpgroup lets the other start its next tile (the last) */
     int q_tiles_pp; /* q tiles at that size */
     int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
     /* Register-A forward of a one-phase layer (d = m*s, s >= 2; convt1d_fwd_wgmma_one_phase): the stride-1 GEMM of
@@ -762,11 +762,15 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     if (wg == 1 && a.skew_ns > 0) __nanosleep((unsigned)a.skew_ns);
     /* Ordered ping-pong (PPO: WgArgs::ppo, stages S <= the chunks of a tile). The ring runs through the block's tiles
      * in order, alternately this warpgroup's and the other's, and a full barrier's parity tells only its last phase
-     * from the one before: position i may be waited for only once position i - S has been filled. Within a warpgroup's
-     * tile that holds (it has passed i - 1, and the producer fills in order). Across tiles the other warpgroup says so:
-     * once it has passed its chunk nchunk - S, it arrives on this warpgroup's named barrier (4 + wg), and this
-     * warpgroup's next tile starts with a sync there. So the tiles' MMAs overlap by S chunks and one warpgroup's
-     * epilogue runs while the other's MMAs do; without it ping-pong needs nchunk + 1 stages (rs_launch). */
+     * from the one before: position i may be waited for only once the fill of position i - S has completed. Within a
+     * tile, from its chunk S on, i - S is this warpgroup's own and already passed. For its first S chunks i - S lies in
+     * the other warpgroup's previous tile: that warpgroup arrives on this one's named barrier (4 + wg) once it has
+     * passed its last chunk's wait (WgArgs::ppo_at), and this warpgroup's next tile starts with a sync there. Not
+     * earlier: fills are issued in order but TMA may complete them out of order, so a later position passed says
+     * nothing of an earlier one. (Arriving after chunk nchunk - S, which relied on that order, measured 1.7% faster on
+     * KernelBench 64 TF32, run 348; run 347 saw an unspecified launch failure with it at two stages.) So one
+     * warpgroup's epilogue and last chunk run beside the other's MMAs; without the order, ping-pong needs nchunk + 1
+     * stages (rs_launch). */
     const bool PPO = PP && a.ppo;
     for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
         int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
@@ -1619,12 +1623,6 @@ bool switch_off(const char *name) {
     return v && v[0] == '0';
 }
 
-/* A session's A/B switch set to 1. */
-bool switch_on(const char *name) {
-    const char *v = convt1d_env(name);
-    return v && v[0] == '1';
-}
-
 bool pdl_on() { return !switch_off("CONVT1D_WGMMA_PDL"); }
 
 /* CONVT1D_WGMMA_PACK=0: the forward's weights packed by the scalar transpose (wgmma_transpose_kernel<TY, true>), not
@@ -2028,9 +2026,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     int64_t grid = 0;
     const char *ppv = convt1d_env("CONVT1D_WGMMA_RS_PP");
     /* Ping-pong with fewer stages than a tile's chunks + 1 orders the warpgroups' tiles (WgArgs::ppo, Session 32), in
-     * TF32. Run 346 (H100, ms, ordered / not ping-pong): KernelBench 64 TF32 1.857 / 2.014, its grad_input 2.063 /
-     * 2.114, hifigan_up3 1.359 / 1.378; split TF32 KernelBench 64 4.646 / 4.568 (so not there), KernelBench 74 equal; in
-     * 16-bit no suite layer would take it. CONVT1D_WGMMA_RS_PPO=0: ping-pong only where nchunk + 1 stages fit, as
+     * TF32. Run 346 (H100, ms, ordered / not ping-pong, the next tile let in S chunks before the last): KernelBench 64
+     * TF32 1.857 / 2.014, its grad_input 2.063 / 2.114, hifigan_up3 1.359 / 1.378; split TF32 KernelBench 64 4.646 /
+     * 4.568 (so not there), KernelBench 74 equal; in 16-bit no suite layer would take it. Run 348, let in after the
+     * last chunk (as now): KernelBench 64 TF32 1.881 / 2.007. CONVT1D_WGMMA_RS_PPO=0: ping-pong only where nchunk + 1 stages fit, as
      * before (A/B); =1: in every type; =2: every type, two stages wherever it pings (tests: the tightest ring). */
     const char *ppo_v = convt1d_env("CONVT1D_WGMMA_RS_PPO");
     const int ppo_env = ppo_v && ppo_v[0] == '0' ? 0 : ppo_v && ppo_v[0] == '2' ? 2 : ppo_v && ppo_v[0] == '1' ? 1 : TY == WG_TF32;
@@ -2073,7 +2072,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pp = pp;
     a.ppo = pp && stages < a.nchunk + 1;
-    a.ppo_at = switch_on("CONVT1D_WGMMA_RS_PPO_LAST") ? a.nchunk - 1 : a.nchunk - stages;
+    a.ppo_at = a.nchunk - 1; /* the kernel's comment on PPO says why not earlier */
     if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);
