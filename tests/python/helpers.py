@@ -117,3 +117,17 @@ def kernels_run(fn):
         fn()
         torch.cuda.synchronize()
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+
+
+def captured(fn):
+    """fn() captured in a CUDA graph, after one warm-up call on a side stream (as torch.cuda.graphs asks): (the graph,
+    what the captured call returned, whose memory each replay rewrites)."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = fn()
+    return g, out

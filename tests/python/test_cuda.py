@@ -4,7 +4,7 @@ import torch
 import torch.nn.functional as F
 
 import convt1d
-from helpers import (cuda_ready, edge_cases, kernels_run, kwargs, make_inputs, out_len, random_configs, ref,
+from helpers import (captured, cuda_ready, edge_cases, kernels_run, kwargs, make_inputs, out_len, random_configs, ref,
                      rel_err, shrink, suite)
 
 pytestmark = [pytest.mark.cuda,
@@ -735,14 +735,7 @@ def test_cuda_fused_one_phase_in_cuda_graph(dtype, monkeypatch):
         gx, gw, _ = torch.ops.convt1d.conv_transpose1d_backward(gy, x, w, *args, [True, True, False])
         return y, gx, gw
 
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        step()  # warm-up outside the capture
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        y, gx, gw = step()
+    g, (y, gx, gw) = captured(step)
     x.copy_(torch.randn_like(x))
     gy.copy_(torch.randn_like(gy))
     g.replay()

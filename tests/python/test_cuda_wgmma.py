@@ -21,7 +21,7 @@ import pytest
 import torch
 
 import convt1d
-from helpers import cuda_ready, kernels_run, kwargs, make_inputs, out_len, ref, rel_err
+from helpers import captured, cuda_ready, kernels_run, kwargs, make_inputs, out_len, ref, rel_err
 
 pytestmark = [pytest.mark.cuda,
               pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU and a CUDA build of libconvt1d")]
@@ -1090,14 +1090,7 @@ def test_wgmma_rs_edge_in_cuda_graph(dtype, tol, monkeypatch):
     x, w, b = make_inputs(c, dtype=dtype, device="cuda")
     y_eager = convt1d.conv_transpose1d(x, w, b, **kwargs(c)) * 1.0  # the multiply runs on the caller's stream
     assert rel_err(y_eager, ref(x, w, b, c)) <= tol
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        convt1d.conv_transpose1d(x, w, b, **kwargs(c))  # warm-up outside the capture
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        y = convt1d.conv_transpose1d(x, w, b, **kwargs(c))
+    g, y = captured(lambda: convt1d.conv_transpose1d(x, w, b, **kwargs(c)))
     x.copy_(torch.randn_like(x))
     g.replay()
     torch.cuda.synchronize()
@@ -1141,14 +1134,7 @@ def test_wgmma_ss_programmatic_launch(dtype, tol, tf32, cached, monkeypatch):
         assert torch.equal(y_pdl, y_plain)
         r = ref(x, m.weight.detach(), m.bias.detach(), c)
         assert rel_err(y_pdl, r) <= tol
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            m(x)  # warm-up outside the capture
-        torch.cuda.current_stream().wait_stream(s)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            y = m(x)
+        g, y = captured(lambda: m(x))
         x.copy_(torch.randn_like(x))
         g.replay()
         torch.cuda.synchronize()
@@ -1184,14 +1170,7 @@ def test_wgmma_rs_programmatic_launch(c, dtype, tol, tf32, pack, monkeypatch):
     monkeypatch.delenv("CONVT1D_WGMMA_PDL")
     assert torch.equal(y_pdl, y_plain)
     assert rel_err(y_pdl, ref(x, w, b, c)) <= tol
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        convt1d.conv_transpose1d(x * 2, w, b, **kwargs(c))  # warm-up outside the capture
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        y = convt1d.conv_transpose1d(x * 2, w, b, **kwargs(c))
+    g, y = captured(lambda: convt1d.conv_transpose1d(x * 2, w, b, **kwargs(c)))
     x.copy_(torch.randn_like(x))
     g.replay()
     torch.cuda.synchronize()
