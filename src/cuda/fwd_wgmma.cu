@@ -113,7 +113,8 @@ struct WgArgs {
     int skew_ns; /* the second consumer warpgroup starts this late (CONVT1D_WGMMA_RS_SKEW, experiment) */
     int pp;      /* ping-pong: the consumer warpgroups take alternate tiles of 64*MQ positions (MQ = 2) */
     int ppo;     /* ping-pong with fewer stages than a tile's chunks + 1: the warpgroups' tiles ordered (the kernel) */
-    int ppo_at;  /* ppo: the chunk after whose full wait a warpgroup lets the other start its next tile (the last) */
+    int ppo_k;   /* ppo: ordering barriers per warpgroup, 1..kPpoBars: the other's last ppo_k chunks each let one of
+                  * this warpgroup's first ppo_k chunks of its next tile in (the kernel's comment on PPO) */
     int q_tiles_pp; /* q tiles at that size */
     int ypair;   /* register-A forward, ps even: rows 2t, 2t + 1 (phases r, r + 1 of one channel) stored as one pair */
     /* Register-A forward of a one-phase layer (d = m*s, s >= 2; convt1d_fwd_wgmma_one_phase): the stride-1 GEMM of
@@ -377,6 +378,9 @@ __global__ void __launch_bounds__(kThreads, MINB)
  * The fragments are read with ld.shared from 32-bit addresses and the waits sleep (suspend-time hint):
  * as generic loads and polling waits the kernel was issue-bound (run 46). */
 constexpr int kThreadsRS = 3 * 128;
+/* Named barriers of the register-A kernel: 1, 2 (each warpgroup's staged tile), 3 (the joint staged tile), and from
+ * kPpoBar0 kPpoBars per consumer warpgroup ordering ping-pong tiles (WgArgs::ppo_k); 16 in all. */
+constexpr int kPpoBar0 = 4, kPpoBars = 6;
 constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 200 of its 1024: full, empty, ready x 8, wres) */
 
 
@@ -763,18 +767,26 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     /* Ordered ping-pong (PPO: WgArgs::ppo, stages S <= the chunks of a tile). The ring runs through the block's tiles
      * in order, alternately this warpgroup's and the other's, and a full barrier's parity tells only its last phase
      * from the one before: position i may be waited for only once the fill of position i - S has completed. Within a
-     * tile, from its chunk S on, i - S is this warpgroup's own and already passed. For its first S chunks i - S lies in
-     * the other warpgroup's previous tile: that warpgroup arrives on this one's named barrier (4 + wg) once it has
-     * passed its last chunk's wait (WgArgs::ppo_at), and this warpgroup's next tile starts with a sync there. Not
-     * earlier: fills are issued in order but TMA may complete them out of order, so a later position passed says
-     * nothing of an earlier one. (Arriving after chunk nchunk - S, which relied on that order, measured 1.7% faster on
-     * KernelBench 64 TF32, run 348; run 347 saw an unspecified launch failure with it at two stages.) So one
-     * warpgroup's epilogue and last chunk run beside the other's MMAs; without the order, ping-pong needs nchunk + 1
-     * stages (rs_launch). */
+     * tile, from its chunk S on, i - S is this warpgroup's own and already passed. Chunk c < S needs the other
+     * warpgroup's previous tile to have passed its chunk nchunk - S + c. Fills are issued in order but TMA may complete
+     * them out of order, so a later position passed says nothing of an earlier one (run 347: an unspecified launch
+     * failure when the next tile was let in once chunk nchunk - S had passed): each needed chunk is told apart. The
+     * other warpgroup arrives on named barrier ppo_bar(this, k) once it has passed its chunk nchunk - K + k's full
+     * wait, and this warpgroup syncs there before its chunk k, for k < K = WgArgs::ppo_k (K <= S; with K < S the last
+     * sync covers the chunks up to S - 1 too). A barrier is used again only after its sync completed: the other
+     * warpgroup's next arrival there needs the fill of a position S or more past this warpgroup's chunk k, which this
+     * warpgroup releases only after the sync (K + S <= 2 nchunk). K = 1 (CONVT1D_WGMMA_RS_PPO_K=1) is Session 32's
+     * form: the next tile starts once the last chunk has passed (run 348: KernelBench 64 TF32 1.881 ms, 1.850 with
+     * the next tile let in S chunks early). So one warpgroup's epilogue and last chunks run beside the other's MMAs;
+     * without the order, ping-pong needs nchunk + 1 stages (rs_launch). */
     const bool PPO = PP && a.ppo;
+    auto ppo_bar = [](int w, int k) { return kPpoBar0 + kPpoBars * w + k; };
     for (int64_t tl = blockIdx.x + (PP ? wg : 0) * (int64_t)gridDim.x; tl < tiles; tl += (PP ? 2 : 1) * (int64_t)gridDim.x) {
         int it = (int)((tl - blockIdx.x) / gridDim.x) * a.nchunk; /* the producer's stage sequence */
-        if (PPO && tl >= (int64_t)blockIdx.x + gridDim.x) named_sync(4 + wg, 256); /* not the block's first tile */
+        /* PPO: this tile waits for the other warpgroup's previous one (not on the block's first tile); the block's next
+         * tile (the other's) waits for this one */
+        const int ppo_in = PPO && tl >= (int64_t)blockIdx.x + gridDim.x ? a.ppo_k : 0;
+        const int ppo_out = PPO && tl + gridDim.x < tiles ? a.nchunk - a.ppo_k : a.nchunk;
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
@@ -786,6 +798,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
+            if (c < ppo_in) named_sync(ppo_bar(wg, c), 256);
             set_bofs(c);
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
             const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
@@ -793,8 +806,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* RX: the rounding warps' ready barrier too. The full wait above stays: it is what makes the stage's TMA
              * bytes (the weights) visible to these threads directly, and by then it has completed (one try_wait). */
             if constexpr (RX) mbar_wait(rdy0 + 8 * s, (it / a.stages) & 1);
-            /* PPO: the block's next tile (the other warpgroup's) may start waiting */
-            if (PPO && c == a.ppo_at && tl + gridDim.x < tiles) named_arrive(5 - wg, 256);
+            /* PPO: the block's next tile (the other warpgroup's) may wait for its chunk c - ppo_out */
+            if (c >= ppo_out) named_arrive(ppo_bar(1 - wg, c - ppo_out), 256);
             const uint32_t sp = sbase + s * a.sb + c0;
             const uint32_t wb = a.wres ? sbase + a.wr_off + c * CW : sbase + s * a.sb;
             float tmp[X3 ? MQ : 1][X3 ? BR / 2 : 1];
@@ -2072,7 +2085,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     if (pick < 0) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pp = pp;
     a.ppo = pp && stages < a.nchunk + 1;
-    a.ppo_at = a.nchunk - 1; /* the kernel's comment on PPO says why not earlier */
+    /* One ordering barrier per stage of the ring (the kernel's comment on PPO); CONVT1D_WGMMA_RS_PPO_K=k at most k
+     * (A/B: 1 lets the next tile in only after the last chunk, as in Session 32). */
+    const char *pk_v = convt1d_env("CONVT1D_WGMMA_RS_PPO_K");
+    a.ppo_k = std::min(stages, kPpoBars);
+    if (pk_v && pk_v[0] >= '1' && pk_v[0] <= '9') a.ppo_k = std::min(a.ppo_k, pk_v[0] - '0');
     if (pp) a.q_tiles = a.q_tiles_pp;
     a.wres = !(pick & 2);
     const bool staged = !(pick & 1);

@@ -1179,14 +1179,16 @@ def test_wgmma_rs_programmatic_launch(c, dtype, tol, tf32, pack, monkeypatch):
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernels")
+@pytest.mark.parametrize("ppo_k", ["stages", "1"])
 @pytest.mark.parametrize("ppo", ["2", "1"])
 @pytest.mark.parametrize("dtype,tol,tf32", [(torch.float16, 2e-3, True), (torch.float32, 5e-3, True)], ids=["fp16", "tf32"])
-def test_wgmma_rs_ordered_pingpong(dtype, tol, tf32, ppo, monkeypatch):
+def test_wgmma_rs_ordered_pingpong(dtype, tol, tf32, ppo, ppo_k, monkeypatch):
     # Ordered ping-pong (WgArgs::ppo): the warpgroups' tiles alternate through a ring of fewer stages than a tile's
     # chunks + 1, ordered by named barriers. The ordering only acts between a block's tiles, so the layer gives every
     # block several (N x 129 tiles of 128 positions on 132 SMs). Ping-pong changes no sum's order: y must equal the
     # one-tile-per-block-pair kernel's bit for bit. "2": two stages, "1": as many as fit (three in TF32; fp16 with its
-    # two chunks then pings without the order).
+    # two chunks then pings without the order). ppo_k: one ordering barrier per stage (the default) or one per tile,
+    # after the last chunk (WgArgs::ppo_k = 1, Session 32's form).
     torch.backends.cudnn.allow_tf32 = tf32
     c = shape("kb64_many_tiles", 6, 128, 128, 3, 16384, bias=False)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda")
@@ -1197,6 +1199,8 @@ def test_wgmma_rs_ordered_pingpong(dtype, tol, tf32, ppo, monkeypatch):
     y_plain = poison_then_run(x, w, b, c)
     monkeypatch.setenv("CONVT1D_WGMMA_RS_PP", "1")
     monkeypatch.setenv("CONVT1D_WGMMA_RS_PPO", ppo)
+    if ppo_k == "1":
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_PPO_K", "1")
     y = poison_then_run(x, w, b, c)
     assert torch.equal(y, y_plain)
     assert rel_err(y, ref(x, w, b, c)) <= tol
