@@ -103,6 +103,7 @@ struct WgArgs {
     int pair32;  /* 16-bit BI: a fragment register's two channels are adjacent 4-byte-aligned elements (one load) */
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
+    int pfast;   /* forward, phase-merged rows, direct stores: interior tiles store with no checks (the epilogue) */
     int hoist;   /* 16-bit pairs (forward PAIRS, BI pair32): the word test once per tap / launch, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
@@ -1088,6 +1089,68 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 }
             }
             continue;
+        }
+        /* Phase-merged rows (ps > 1) of an interior tile: every output of the thread's rows inside y, and every row below
+         * RT a channel below cout (the rows from RT on, spare rows, lie in the last 8-row group). Then the stores need no
+         * checks and the row pointers are one base plus col * L_out + r: the general loops below rebuild each row's
+         * 64-bit address from (n, co, o) and test every store, ~30 instructions per store, and with both warpgroups on one
+         * tile (256x1) the tensor pipe idles through them (run 355, upsample_x8 fp16: the epilogue 43% of the executed
+         * instructions, 27% of the stall samples). */
+        /* Position pairs and grad_input never have ps > 1; in the split-TF32 64x2 kernels ptxas spilled 32-40 bytes
+         * with these loops, so they keep the checked ones. */
+        if constexpr (!PAIRS && !BI && !(X3 && MQ == 2)) {
+            const bool pfast = a.pfast && a.ps > 1 && ob >= 0 && RT >= BR - 8 && co0 + a.R <= a.cout &&
+                               (int64_t)ob + (int64_t)(64 * (MQ - 1) + HP + 1) * a.ps <= a.L_out;
+            if (pfast) {
+                const T *bias = static_cast<const T *>(a.bias);
+                T *yb = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co0) * a.L_out + ob); /* row co0, the thread's first output */
+                const int dh = HP * a.ps, dq = 64 * a.ps; /* columns to h = 1, to tile mq + 1 */
+                if (a.ypair) { /* rows 2t, 2t + 1: phases r, r + 1 of one channel (the ypair loop below) */
+#pragma unroll
+                    for (int i = 0; i < BR / 8; ++i) {
+                        const int ml = i * 8 + 2 * t;
+                        if (i == BR / 8 - 1 && ml >= RT) {
+                            spare_row(i, 0, ml, RT);
+                            spare_row(i, 1, ml + 1, RT);
+                            continue;
+                        }
+                        const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
+                        const float bv = bias ? E::to_f(bias[co0 + col]) : 0.f;
+                        T *yr = yb + ((int64_t)col * a.L_out + r);
+#pragma unroll
+                        for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                            for (int h = 0; h < 2; ++h) {
+                                const float v0 = acc[mq][4 * i + 2 * h] + bv, v1 = acc[mq][4 * i + 2 * h + 1] + bv;
+                                T *yp = yr + (mq * dq + h * dh);
+                                if constexpr (sizeof(T) == 4)
+                                    *reinterpret_cast<float2 *>(yp) = make_float2(v0, v1);
+                                else
+                                    *reinterpret_cast<uint32_t *>(yp) = E::pack2(v0, v1);
+                            }
+                    }
+                } else {
+#pragma unroll
+                    for (int i = 0; i < BR / 8; ++i) {
+#pragma unroll
+                        for (int u = 0; u < 2; ++u) {
+                            const int ml = i * 8 + 2 * t + u;
+                            if (i == BR / 8 - 1 && ml >= RT) {
+                                spare_row(i, u, ml, RT);
+                                continue;
+                            }
+                            const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
+                            const float bv = bias ? E::to_f(bias[co0 + col]) : 0.f;
+                            T *yr = yb + ((int64_t)col * a.L_out + r);
+#pragma unroll
+                            for (int mq = 0; mq < MQ; ++mq)
+#pragma unroll
+                                for (int h = 0; h < 2; ++h) yr[mq * dq + h * dh] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
+                        }
+                    }
+                }
+                continue;
+            }
         }
         if (!BI && !PAIRS && a.ypair) {
             /* ps even (phase-merged strided layers): rows 2t and 2t + 1 are the adjacent outputs o, o + 1 of one
@@ -2549,10 +2612,13 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     a.nchunk = (int)((pr.p.in_channels + kRow / es - 1) / (kRow / es));
     {
         /* The k-step loop's A/B switches: CONVT1D_WGMMA_RS_KSKIP=0 runs all four k-steps of half-empty chunks,
-         * CONVT1D_WGMMA_RS_HOIST=0 tests the 16-bit pairs' words in every load. */
+         * CONVT1D_WGMMA_RS_HOIST=0 tests the 16-bit pairs' words in every load; the epilogue's:
+         * CONVT1D_WGMMA_RS_PFAST=0 stores phase-merged rows through the checked loops on every tile. */
         const char *kv = convt1d_env("CONVT1D_WGMMA_RS_KSKIP"), *hv = convt1d_env("CONVT1D_WGMMA_RS_HOIST");
+        const char *fv = convt1d_env("CONVT1D_WGMMA_RS_PFAST");
         a.kskip = !(kv && kv[0] == '0');
         a.hoist = !(hv && hv[0] == '0');
+        a.pfast = !(fv && fv[0] == '0');
     }
     int BR = 64, MQ = 2;
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
