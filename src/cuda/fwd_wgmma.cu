@@ -103,7 +103,7 @@ struct WgArgs {
     int pair32;  /* 16-bit BI: a fragment register's two channels are adjacent 4-byte-aligned elements (one load) */
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
-    int pfast;   /* direct stores: phase-merged interior tiles and stride-1 row tiles below cout with no checks (epilogue) */
+    int pfast;   /* forward, phase-merged rows, direct stores: interior tiles store with no checks (the epilogue) */
     int hoist;   /* 16-bit pairs (forward PAIRS, BI pair32): the word test once per tap / launch, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
@@ -1056,51 +1056,38 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * At 256 rows the test stays inside (as its own loop there, ptxas spilled 20 bytes). */
         if (BR <= 128 && fast) {
             T *yb = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
-            /* A row tile wholly below cout (every tile of KernelBench 64 / 74) stores with no test per row and reads the
-             * bias (or not) without a branch per row; CHK: the tests (the last row tile of a C_out past the tiles). */
-            const bool rows_in = a.pfast && co0 + BR <= a.cout;
-            auto rows = [&](auto chk_c, auto hb_c) {
-                constexpr bool CHK = decltype(chk_c)::value, HB = decltype(hb_c)::value;
-                const T *bias = static_cast<const T *>(a.bias);
-                if constexpr (PAIRS) {
-                    if (((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & 3) == 0) { /* every row's pair 4-byte aligned */
+            if constexpr (PAIRS) {
+                if (((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & 3) == 0) { /* every row's pair 4-byte aligned */
 #pragma unroll
-                        for (int i = 0; i < BR / 8; ++i) {
+                    for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
-                            for (int u = 0; u < 2; ++u) {
-                                const int co = co0 + i * 8 + 2 * t + u;
-                                if (CHK && co >= a.cout) continue;
-                                const float bv = (CHK ? bias != nullptr : HB) ? E::to_f(bias[co]) : 0.f;
-                                T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
+                        for (int u = 0; u < 2; ++u) {
+                            const int co = co0 + i * 8 + 2 * t + u;
+                            if (co >= a.cout) continue;
+                            const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                            T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
 #pragma unroll
-                                for (int mq = 0; mq < MQ; ++mq)
-                                    *reinterpret_cast<uint32_t *>(yr + 64 * mq) = E::pack2(acc[mq][4 * i + u] + bv, acc[mq][4 * i + 2 + u] + bv);
-                            }
+                            for (int mq = 0; mq < MQ; ++mq)
+                                *reinterpret_cast<uint32_t *>(yr + 64 * mq) = E::pack2(acc[mq][4 * i + u] + bv, acc[mq][4 * i + 2 + u] + bv);
                         }
-                        return;
                     }
+                    continue;
                 }
+            }
 #pragma unroll
-                for (int i = 0; i < BR / 8; ++i) {
+            for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
-                    for (int u = 0; u < 2; ++u) {
-                        const int co = co0 + i * 8 + 2 * t + u;
-                        if (CHK && co >= a.cout) continue;
-                        const float bv = (CHK ? bias != nullptr : HB) ? E::to_f(bias[co]) : 0.f;
-                        T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
+                for (int u = 0; u < 2; ++u) {
+                    const int co = co0 + i * 8 + 2 * t + u;
+                    if (co >= a.cout) continue;
+                    const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
+                    T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
 #pragma unroll
-                        for (int mq = 0; mq < MQ; ++mq)
+                    for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-                            for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
-                    }
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                 }
-            };
-            if (!rows_in)
-                rows(std::true_type(), std::false_type());
-            else if (a.bias)
-                rows(std::false_type(), std::true_type());
-            else
-                rows(std::false_type(), std::false_type());
+            }
             continue;
         }
         /* Phase-merged rows (ps > 1) of an interior tile: every output of the thread's rows inside y, and every row below
@@ -2626,7 +2613,7 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     {
         /* The k-step loop's A/B switches: CONVT1D_WGMMA_RS_KSKIP=0 runs all four k-steps of half-empty chunks,
          * CONVT1D_WGMMA_RS_HOIST=0 tests the 16-bit pairs' words in every load; the epilogue's:
-         * CONVT1D_WGMMA_RS_PFAST=0 stores every tile through the checked loops. */
+         * CONVT1D_WGMMA_RS_PFAST=0 stores phase-merged rows through the checked loops on every tile. */
         const char *kv = convt1d_env("CONVT1D_WGMMA_RS_KSKIP"), *hv = convt1d_env("CONVT1D_WGMMA_RS_HOIST");
         const char *fv = convt1d_env("CONVT1D_WGMMA_RS_PFAST");
         a.kskip = !(kv && kv[0] == '0');
