@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run 358 (session 33): the final library .carry/libconvt1d_356.so.xz (per-stage ordering barriers; phase-merged interior
 # tiles stored without checks; run 357's stride-1 form reverted, so the source is run 356's). 1) The fast-epilogue test
-# with its layers fixed. 2) The committed records: forward, forward with the weight cache, forward+backward, the
+# with its layers fixed. 2) The committed records: forward, forward with the weight cache, the
 # KernelBench evaluation (the forward+backward records stay run 351's: no room for their full run here).
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
