@@ -1097,8 +1097,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * tile (256x1) the tensor pipe idles through them (run 355, upsample_x8 fp16: the epilogue 43% of the executed
          * instructions, 27% of the stall samples). */
         /* Position pairs and grad_input never have ps > 1; in the split-TF32 64x2 kernels ptxas spilled 32-40 bytes
-         * with these loops, so they keep the checked ones. */
-        if constexpr (!PAIRS && !BI && !(X3 && MQ == 2)) {
+         * with these loops, and with them compiled into the TF32 128x2 kernels KernelBench 64 TF32 (stride 1: they never
+         * run there) took 2.06-2.09 ms against 1.84-1.88 (run 359, alternating processes): those keep the checked ones. */
+        if constexpr (!PAIRS && !BI && !(X3 && MQ == 2) && !(TY == WG_TF32 && BR == 128 && MQ == 2)) {
             const bool pfast = a.pfast && a.ps > 1 && ob >= 0 && RT >= BR - 8 && co0 + a.R <= a.cout &&
                                (int64_t)ob + (int64_t)(64 * (MQ - 1) + HP + 1) * a.ps <= a.L_out;
             if (pfast) {
