@@ -1211,9 +1211,6 @@ FAST_EPILOGUE_LAYERS = [
     shape("s5_spare_rows", 2, 64, 256, 10, 304, stride=5, padding=3, output_padding=1),  # odd phases: no pairs; spare rows
     shape("s4_pairs_no_bias", 3, 96, 40, 8, 512, stride=4, padding=2, bias=False),
     shape("s3_general_odd_cout", 2, 96, 100, 7, 400, stride=3, padding=1),
-    shape("s1_rows_in_bias", 2, 128, 128, 3, 2048),  # stride 1: the switch changes nothing there
-    shape("s1_rows_in_no_bias", 3, 64, 64, 5, 1024, dilation=3, bias=False),
-    shape("s1_last_tile_short", 2, 64, 200, 3, 1536),  # C_out past the whole row tiles: the last one checked
 ]
 
 
@@ -1225,7 +1222,7 @@ def test_wgmma_rs_fast_epilogue(dtype, tol, tf32, c, tile, monkeypatch):
     # Stores straight from the accumulators (WgArgs::pfast): phase-merged rows (stride > 1) of interior tiles take
     # loops without checks; the first and last position tiles and row tiles past C_out the checked ones. Same values,
     # same bits: y must equal the checked loops' on every tile (CONVT1D_WGMMA_RS_PFAST=0), with no element left
-    # unwritten. The stride-1 layers keep their own loops either way (a form without per-row tests lost, run 357).
+    # unwritten.
     torch.backends.cudnn.allow_tf32 = tf32
     x, w, b = make_inputs(c, dtype=dtype, device="cuda")
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
