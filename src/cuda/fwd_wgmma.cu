@@ -104,7 +104,6 @@ struct WgArgs {
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
     int pfast;   /* forward, phase-merged rows, direct stores: interior tiles store with no checks (the epilogue) */
-    int bpf;     /* forward with bias: each tile's bias lines prefetched into L1 at its start (the epilogue's loads) */
     int hoist;   /* 16-bit pairs (forward PAIRS, BI pair32): the word test once per tap / launch, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
@@ -792,17 +791,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         const int rt = (int)(tl % r_tiles);
         const int64_t rest = tl / r_tiles;
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
-        /* The epilogue adds bias[co] per row, each load just before its row's stores: from L2 every row waited
-         * ~300 cycles (run 362: long-scoreboard stalls on those adds were 80% of codec_dec_s5 TF32's epilogue
-         * samples, the epilogue 23% of all). The tile's bias lines (its R channels) go into L1 now, while the MMAs
-         * run; nothing else the consumers touch uses L1. Spare rows' channels are not covered (at most 8 rows). */
-        if constexpr (!BI) {
-            if (a.bpf && a.bias && wq == 0) {
-                const uintptr_t b0 = reinterpret_cast<uintptr_t>(static_cast<const T *>(a.bias) + (int64_t)rt * a.R);
-                const uintptr_t l0 = b0 & ~(uintptr_t)127, l1 = (b0 + (uintptr_t)a.R * sizeof(T) - 1) & ~(uintptr_t)127;
-                if (l0 + (uintptr_t)lane * 128 <= l1) asm volatile("prefetch.global.L1 [%0];" ::"l"(l0 + (uintptr_t)lane * 128));
-            }
-        }
         float acc[MQ][BR / 2];
 #pragma unroll
         for (int mq = 0; mq < MQ; ++mq)
@@ -2626,14 +2614,12 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     {
         /* The k-step loop's A/B switches: CONVT1D_WGMMA_RS_KSKIP=0 runs all four k-steps of half-empty chunks,
          * CONVT1D_WGMMA_RS_HOIST=0 tests the 16-bit pairs' words in every load; the epilogue's:
-         * CONVT1D_WGMMA_RS_PFAST=0 stores phase-merged rows through the checked loops on every tile;
-         * CONVT1D_WGMMA_RS_BPF=0: no L1 prefetch of each tile's bias. */
+         * CONVT1D_WGMMA_RS_PFAST=0 stores phase-merged rows through the checked loops on every tile. */
         const char *kv = convt1d_env("CONVT1D_WGMMA_RS_KSKIP"), *hv = convt1d_env("CONVT1D_WGMMA_RS_HOIST");
-        const char *fv = convt1d_env("CONVT1D_WGMMA_RS_PFAST"), *bv = convt1d_env("CONVT1D_WGMMA_RS_BPF");
+        const char *fv = convt1d_env("CONVT1D_WGMMA_RS_PFAST");
         a.kskip = !(kv && kv[0] == '0');
         a.hoist = !(hv && hv[0] == '0');
         a.pfast = !(fv && fv[0] == '0');
-        a.bpf = !(bv && bv[0] == '0');
     }
     int BR = 64, MQ = 2;
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
