@@ -104,6 +104,7 @@ struct WgArgs {
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
     int pfast;   /* forward, phase-merged rows, direct stores: interior tiles store with no checks (the epilogue) */
+    int etr;     /* forward, weights in the stages, TMA boxes, T >= 2: taps 0..T-2's weights released early (the kernel) */
     int hoist;   /* 16-bit pairs (forward PAIRS, BI pair32): the word test once per tap / launch, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
@@ -382,7 +383,7 @@ constexpr int kThreadsRS = 3 * 128;
 /* Named barriers of the register-A kernel: 1, 2 (each warpgroup's staged tile), 3 (the joint staged tile), and from
  * kPpoBar0 kPpoBars per consumer warpgroup ordering ping-pong tiles (WgArgs::ppo_k); 16 in all. */
 constexpr int kPpoBar0 = 4, kPpoBars = 6;
-constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 200 of its 1024: full, empty, ready x 8, wres) */
+constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 264 of its 1024: full, empty, ready, early x 8, wres) */
 
 
 #if CONVT1D_WG_DEVICE
@@ -469,6 +470,21 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
+    /* Early tap release (ETR: WgArgs::etr). A stage's weights of taps 0..T-2 are read by no MMA once the warpgroup has
+     * passed its first k-step of tap T-1 (its wait leaves only that step pending), so the consumer warps release them
+     * there on a second empty barrier, and the producer loads the next chunk's taps 0..T-2 into them while tap T-1's
+     * MMAs still read the rest of the stage: the stage's refill starts (T-1)/T of its weights early. The full barrier
+     * expects the whole stage at the first load, so its phase completes only when the last bytes land. The weight
+     * map's boxes are one tap deep (loaded tap by tap, ETR or not). Not compiled into the 16-bit 64x2 pairs kernels:
+     * the arrival between their MMAs made ptxas serialize them (C7520). */
+    constexpr bool ETR_OK = !BI && !X3 && !RX && !(PAIRS && BR == 64);
+    const bool ETR = ETR_OK && a.etr;
+    /* One chunk's weights (every tap, T boxes one tap deep) from tap z0 of the packed weights (X3: T for the second
+     * half) to dst. */
+    auto load_w = [&](uint32_t dst, uint32_t bar, int c, int rt, int z0) {
+        for (int j = 0; j < a.T; ++j) tma_load_3d(dst + j * BR * kRow, &tmw, bar, c * kBK, rt * BR, z0 + j);
+    };
+    const uint32_t early0 = rdy0 + 64; /* ETR: the stages' early-release barriers (at most 8 stages) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
@@ -478,6 +494,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
+            if (ETR) mbar_init(early0 + 8 * s, PP ? 4 : 8);
             if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
         }
         if (a.wres) mbar_init(wbar, 1);
@@ -507,8 +524,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int rt = blockIdx.x % r_tiles;
                     mbar_expect_tx(wbar, (uint32_t)(a.nchunk * CW));
                     for (int c = 0; c < a.nchunk; ++c) {
-                        tma_load_3d(sbase + a.wr_off + c * CW, &tmw, wbar, c * kBK, rt * BR, 0);
-                        if (X3) tma_load_3d(sbase + a.wr_off + c * CW + WB, &tmw, wbar, c * kBK, rt * BR, a.T);
+                        load_w(sbase + a.wr_off + c * CW, wbar, c, rt, 0);
+                        if (X3) load_w(sbase + a.wr_off + c * CW + WB, wbar, c, rt, a.T);
                     }
                 }
             }
@@ -520,14 +537,22 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
-                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
-                    if (ptid == 0) {
-                        /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
-                        mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
-                        if (!a.wres) {
-                            tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
-                            if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
+                    if (ETR) { /* XTMA, weights in the stage */
+                        if (it >= a.stages) mbar_wait(early0 + 8 * s, ((it / a.stages) + 1) & 1);
+                        mbar_expect_tx(bar, a.txb);
+                        for (int j = 0; j + 1 < a.T; ++j) tma_load_3d(st + j * BR * kRow, &tmw, bar, c * kBK, rt * BR, j);
+                        if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                        tma_load_3d(st + (a.T - 1) * BR * kRow, &tmw, bar, c * kBK, rt * BR, a.T - 1);
+                    } else {
+                        if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                        if (ptid == 0) {
+                            /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
+                            mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
+                            if (!a.wres) {
+                                load_w(st, bar, c, rt, 0);
+                                if (X3) load_w(st + WB, bar, c, rt, a.T);
+                            }
                         }
                     }
                     if (XTMA) {
@@ -871,6 +896,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             /* The MMAs of the previous step are done once at most this one is pending: its
                              * fragment registers may be reloaded. */
                             wg_wait<1>();
+                            /* ETR: past tap T-1's first step, no MMA reads taps 0..T-2's weights */
+                            if constexpr (ETR_OK)
+                                if (kk == 0) mbar_arrive_if(early0 + 8 * s, a.etr && j == a.T - 1 && lane == 0);
                         }
                     };
                     /* PAIRS: whether the pairs are aligned words is one answer per tap (the tile, k-step and channel-row
@@ -2175,6 +2203,15 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     }
     a.nb = 0;
     a.yvec = 0;
+    /* Early tap release (the kernel's ETR): forward, weights in the stages, input boxes by TMA, two taps or more, not
+     * split TF32 nor the RX kernel (nor the 16-bit 64x2 pairs kernels, which leave it out: ETR_OK).
+     * CONVT1D_WGMMA_RS_ETR=0: every tap's weights released at the chunk's end (A/B). */
+    {
+        const char *tv = convt1d_env("CONVT1D_WGMMA_RS_ETR");
+        const bool rx_kernel = !BI && TY == WG_TF32 && BR == 64 && a.rx;
+        a.etr = !(tv && tv[0] == '0') && !BI && TY != WG_TF32X3 && !rx_kernel && !a.wres && a.xstage == XS_TMA &&
+                a.T >= 2 && a.stages <= 8;
+    }
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
     /* The packed weights: the call's weight cache's copy where it has one (wc: packed on first use), else scratch. */
@@ -2186,8 +2223,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     T *wp = static_cast<T *>(cp.ptr ? cp.ptr : scratch);
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
-                  (uint32_t)a.T) ||
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR, 1) ||
         !mkx(tmx)) {
         if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -2620,6 +2656,7 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
         a.kskip = !(kv && kv[0] == '0');
         a.hoist = !(hv && hv[0] == '0');
         a.pfast = !(fv && fv[0] == '0');
+        a.etr = 0; /* rs_launch decides */
     }
     int BR = 64, MQ = 2;
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
