@@ -104,7 +104,7 @@ struct WgArgs {
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
     int pfast;   /* forward, phase-merged rows, direct stores: interior tiles store with no checks (the epilogue) */
-    int etr;     /* forward, weights in the stages, TMA boxes, T >= 2: taps 0..T-2's weights released early (the kernel) */
+    int etr;     /* TF32 256x1 forward, weights in the stages: taps 0..T-2's weights released early (the kernel's ETR) */
     int hoist;   /* 16-bit pairs (forward PAIRS, BI pair32): the word test once per tap / launch, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
@@ -470,20 +470,17 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
-    /* Early tap release (ETR: WgArgs::etr). A stage's weights of taps 0..T-2 are read by no MMA once the warpgroup has
-     * passed its first k-step of tap T-1 (its wait leaves only that step pending), so the consumer warps release them
-     * there on a second empty barrier, and the producer loads the next chunk's taps 0..T-2 into them while tap T-1's
-     * MMAs still read the rest of the stage: the stage's refill starts (T-1)/T of its weights early. The full barrier
-     * expects the whole stage at the first load, so its phase completes only when the last bytes land. The weight
-     * map's boxes are one tap deep (loaded tap by tap, ETR or not). Not compiled into the 16-bit 64x2 pairs kernels:
-     * the arrival between their MMAs made ptxas serialize them (C7520). */
-    constexpr bool ETR_OK = !BI && !X3 && !RX && !(PAIRS && BR == 64);
+    /* Early tap release (ETR: WgArgs::etr, TF32 256x1 tiles only). A stage's weights of taps 0..T-2 are read by no MMA
+     * once the warpgroup has passed its first k-step of tap T-1 (its wait leaves only that step pending), so the
+     * consumer warps release them there on a second empty barrier, and the producer loads the next chunk's taps 0..T-2
+     * into them (the weight map's boxes then one tap deep) while tap T-1's MMAs still read the rest of the stage: with
+     * two 81 KB stages the refill starts half its weights early. The full barrier expects the whole stage at the first
+     * load, so its phase completes only when the last bytes land. Compiled into those kernels only: in the others the
+     * same lines (the arrival in the k-step loop, the tap-by-tap loads) made KernelBench 64 TF32 35% and fp16 18%
+     * slower, with the early release off (run 366). */
+    constexpr bool ETR_OK = TY == WG_TF32 && BR == 256 && !BI && !RX;
     const bool ETR = ETR_OK && a.etr;
-    /* One chunk's weights (every tap, T boxes one tap deep) from tap z0 of the packed weights (X3: T for the second
-     * half) to dst. */
-    auto load_w = [&](uint32_t dst, uint32_t bar, int c, int rt, int z0) {
-        for (int j = 0; j < a.T; ++j) tma_load_3d(dst + j * BR * kRow, &tmw, bar, c * kBK, rt * BR, z0 + j);
-    };
+    if (!ETR_OK && a.etr) __trap(); /* the host's rule (rs_launch) and this one disagree: the map would be wrong */
     const uint32_t early0 = rdy0 + 64; /* ETR: the stages' early-release barriers (at most 8 stages) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
@@ -524,8 +521,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int rt = blockIdx.x % r_tiles;
                     mbar_expect_tx(wbar, (uint32_t)(a.nchunk * CW));
                     for (int c = 0; c < a.nchunk; ++c) {
-                        load_w(sbase + a.wr_off + c * CW, wbar, c, rt, 0);
-                        if (X3) load_w(sbase + a.wr_off + c * CW + WB, wbar, c, rt, a.T);
+                        tma_load_3d(sbase + a.wr_off + c * CW, &tmw, wbar, c * kBK, rt * BR, 0);
+                        if (X3) tma_load_3d(sbase + a.wr_off + c * CW + WB, &tmw, wbar, c * kBK, rt * BR, a.T);
                     }
                 }
             }
@@ -538,21 +535,20 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
-                    if (ETR) { /* XTMA, weights in the stage */
+                    if (ETR) { /* XTMA, weights in the stage, one tap per box */
                         if (it >= a.stages) mbar_wait(early0 + 8 * s, ((it / a.stages) + 1) & 1);
                         mbar_expect_tx(bar, a.txb);
                         for (int j = 0; j + 1 < a.T; ++j) tma_load_3d(st + j * BR * kRow, &tmw, bar, c * kBK, rt * BR, j);
-                        if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                    }
+                    if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
+                    if (ETR) {
                         tma_load_3d(st + (a.T - 1) * BR * kRow, &tmw, bar, c * kBK, rt * BR, a.T - 1);
-                    } else {
-                        if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
-                        if (ptid == 0) {
-                            /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
-                            mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
-                            if (!a.wres) {
-                                load_w(st, bar, c, rt, 0);
-                                if (X3) load_w(st + WB, bar, c, rt, a.T);
-                            }
+                    } else if (ptid == 0) {
+                        /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
+                        mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
+                        if (!a.wres) {
+                            tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
+                            if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
                         }
                     }
                     if (XTMA) {
@@ -896,9 +892,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             /* The MMAs of the previous step are done once at most this one is pending: its
                              * fragment registers may be reloaded. */
                             wg_wait<1>();
-                            /* ETR: past tap T-1's first step, no MMA reads taps 0..T-2's weights */
-                            if constexpr (ETR_OK)
-                                if (kk == 0) mbar_arrive_if(early0 + 8 * s, a.etr && j == a.T - 1 && lane == 0);
+                            if constexpr (ETR_OK) /* ETR: past tap T-1's first step, no MMA reads taps 0..T-2's weights */
+                                if (kk == 0 && a.etr && j == a.T - 1 && lane == 0) mbar_arrive(early0 + 8 * s);
                         }
                     };
                     /* PAIRS: whether the pairs are aligned words is one answer per tap (the tile, k-step and channel-row
@@ -2203,14 +2198,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     }
     a.nb = 0;
     a.yvec = 0;
-    /* Early tap release (the kernel's ETR): forward, weights in the stages, input boxes by TMA, two taps or more, not
-     * split TF32 nor the RX kernel (nor the 16-bit 64x2 pairs kernels, which leave it out: ETR_OK).
-     * CONVT1D_WGMMA_RS_ETR=0: every tap's weights released at the chunk's end (A/B). */
+    /* Early tap release (the kernel's ETR and its rule ETR_OK): the TF32 forward on 256x1 tiles with the weights in
+     * the stages, input boxes by TMA, two taps or more; the weight map's boxes are then one tap deep. Run 366 (H100,
+     * ms, on / off, one process): hifigan_up1 0.511 / 0.525, upsample_x8 1.976 / 2.042, codec_dec_s5 0.405 / 0.415.
+     * CONVT1D_WGMMA_RS_ETR=0: off (A/B). */
     {
         const char *tv = convt1d_env("CONVT1D_WGMMA_RS_ETR");
-        const bool rx_kernel = !BI && TY == WG_TF32 && BR == 64 && a.rx;
-        a.etr = !(tv && tv[0] == '0') && !BI && TY != WG_TF32X3 && !rx_kernel && !a.wres && a.xstage == XS_TMA &&
-                a.T >= 2 && a.stages <= 8;
+        a.etr = !(tv && tv[0] == '0') && TY == WG_TF32 && BR == 256 && !BI && !a.wres && a.xstage == XS_TMA &&
+                a.T >= 2;
     }
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
@@ -2223,7 +2218,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     T *wp = static_cast<T *>(cp.ptr ? cp.ptr : scratch);
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR, 1) ||
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
+                  a.etr ? 1u : (uint32_t)a.T) ||
         !mkx(tmx)) {
         if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;

@@ -137,12 +137,6 @@ __device__ __forceinline__ void mbar_expect_tx(uint32_t bar, uint32_t bytes) {
 __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
-/* An arrival under a predicate inside the asm: between wgmma instructions a branch around a plain arrival made ptxas
- * serialize the MMAs (C7520, "compiler-inserted WG.AR in divergent path"). */
-__device__ __forceinline__ void mbar_arrive_if(uint32_t bar, bool pred) {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %1, 0;\n@p mbarrier.arrive.shared::cta.b64 _, [%0];\n}" ::"r"(bar),
-                 "r"((int)pred) : "memory");
-}
 /* Blocks until the barrier's phase with this parity has completed. The suspend-time hint lets the waiting
  * warp sleep (up to the hint, waking when the phase completes) instead of re-polling: a polling producer
  * warp took a third of its SM sub-partition's issue slots from the consumer warps beside it (run 46: 69M
