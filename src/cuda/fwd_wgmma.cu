@@ -104,7 +104,6 @@ struct WgArgs {
     int pairs;   /* 16-bit forward, ps = 1: MMA rows g, g + 8 stand for positions 2g, 2g + 1 (fwd_wgmma_rs_kernel PAIRS) */
     int kskip;   /* forward: chunks with channels in at most half of them run only those two k-steps */
     int pfast;   /* forward, phase-merged rows, direct stores: interior tiles store with no checks (the epilogue) */
-    int etr;     /* TF32 256x1 forward, weights in the stages: taps 0..T-2's weights released early (the kernel's ETR) */
     int hoist;   /* 16-bit pairs (forward PAIRS, BI pair32): the word test once per tap / launch, not per load */
     /* Shared-memory layout of the register-A kernel, byte offsets from the 1024-aligned base: the stage
      * ring at 0, then the resident weights (wres: every chunk's weights loaded once per block, the block's
@@ -383,7 +382,7 @@ constexpr int kThreadsRS = 3 * 128;
 /* Named barriers of the register-A kernel: 1, 2 (each warpgroup's staged tile), 3 (the joint staged tile), and from
  * kPpoBar0 kPpoBars per consumer warpgroup ordering ping-pong tiles (WgArgs::ppo_k); 16 in all. */
 constexpr int kPpoBar0 = 4, kPpoBars = 6;
-constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 264 of its 1024: full, empty, ready, early x 8, wres) */
+constexpr int kFillKeyOff = 512; /* bytes after bar_off (the barriers take at most 200 of its 1024: full, empty, ready x 8, wres) */
 
 
 #if CONVT1D_WG_DEVICE
@@ -470,18 +469,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
-    /* Early tap release (ETR: WgArgs::etr, TF32 256x1 tiles only). A stage's weights of taps 0..T-2 are read by no MMA
-     * once the warpgroup has passed its first k-step of tap T-1 (its wait leaves only that step pending), so the
-     * consumer warps release them there on a second empty barrier, and the producer loads the next chunk's taps 0..T-2
-     * into them (the weight map's boxes then one tap deep) while tap T-1's MMAs still read the rest of the stage: with
-     * two 81 KB stages the refill starts half its weights early. The full barrier expects the whole stage at the first
-     * load, so its phase completes only when the last bytes land. Compiled into those kernels only: in the others the
-     * same lines (the arrival in the k-step loop, the tap-by-tap loads) made KernelBench 64 TF32 35% and fp16 18%
-     * slower, with the early release off (run 366). */
-    constexpr bool ETR_OK = TY == WG_TF32 && BR == 256 && !BI && !RX;
-    const bool ETR = ETR_OK && a.etr;
-    if (!ETR_OK && a.etr) __trap(); /* the host's rule (rs_launch) and this one disagree: the map would be wrong */
-    const uint32_t early0 = rdy0 + 64; /* ETR: the stages' early-release barriers (at most 8 stages) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
@@ -491,7 +478,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
-            if (ETR) mbar_init(early0 + 8 * s, PP ? 4 : 8);
             if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
         }
         if (a.wres) mbar_init(wbar, 1);
@@ -534,16 +520,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
-                    const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
-                    if (ETR) { /* XTMA, weights in the stage, one tap per box */
-                        if (it >= a.stages) mbar_wait(early0 + 8 * s, ((it / a.stages) + 1) & 1);
-                        mbar_expect_tx(bar, a.txb);
-                        for (int j = 0; j + 1 < a.T; ++j) tma_load_3d(st + j * BR * kRow, &tmw, bar, c * kBK, rt * BR, j);
-                    }
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
-                    if (ETR) {
-                        tma_load_3d(st + (a.T - 1) * BR * kRow, &tmw, bar, c * kBK, rt * BR, a.T - 1);
-                    } else if (ptid == 0) {
+                    const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
+                    if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
                         mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
                         if (!a.wres) {
@@ -892,8 +871,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             /* The MMAs of the previous step are done once at most this one is pending: its
                              * fragment registers may be reloaded. */
                             wg_wait<1>();
-                            if constexpr (ETR_OK) /* ETR: past tap T-1's first step, no MMA reads taps 0..T-2's weights */
-                                if (kk == 0 && a.etr && j == a.T - 1 && lane == 0) mbar_arrive(early0 + 8 * s);
                         }
                     };
                     /* PAIRS: whether the pairs are aligned words is one answer per tap (the tile, k-step and channel-row
@@ -2198,15 +2175,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     }
     a.nb = 0;
     a.yvec = 0;
-    /* Early tap release (the kernel's ETR and its rule ETR_OK): the TF32 forward on 256x1 tiles with the weights in
-     * the stages, input boxes by TMA, two taps or more; the weight map's boxes are then one tap deep. Run 366 (H100,
-     * ms, on / off, one process): hifigan_up1 0.511 / 0.525, upsample_x8 1.976 / 2.042, codec_dec_s5 0.405 / 0.415.
-     * CONVT1D_WGMMA_RS_ETR=0: off (A/B). */
-    {
-        const char *tv = convt1d_env("CONVT1D_WGMMA_RS_ETR");
-        a.etr = !(tv && tv[0] == '0') && TY == WG_TF32 && BR == 256 && !BI && !a.wres && a.xstage == XS_TMA &&
-                a.T >= 2;
-    }
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
     /* The packed weights: the call's weight cache's copy where it has one (wc: packed on first use), else scratch. */
@@ -2219,7 +2187,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
-                  a.etr ? 1u : (uint32_t)a.T) ||
+                  (uint32_t)a.T) ||
         !mkx(tmx)) {
         if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -2652,7 +2620,6 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
         a.kskip = !(kv && kv[0] == '0');
         a.hoist = !(hv && hv[0] == '0');
         a.pfast = !(fv && fv[0] == '0');
-        a.etr = 0; /* rs_launch decides */
     }
     int BR = 64, MQ = 2;
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
