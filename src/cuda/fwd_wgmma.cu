@@ -1106,6 +1106,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const T *bias = static_cast<const T *>(a.bias);
                 T *yb = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co0) * a.L_out + ob); /* row co0, the thread's first output */
                 const int dh = HP * a.ps, dq = 64 * a.ps; /* columns to h = 1, to tile mq + 1 */
+                /* Row ml (below RT): its channel's bias into bv, and its first output */
+                auto row = [&](int ml, float &bv) {
+                    const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
+                    bv = bias ? E::to_f(bias[co0 + col]) : 0.f;
+                    return yb + ((int64_t)col * a.L_out + r);
+                };
                 if (a.ypair) { /* rows 2t, 2t + 1: phases r, r + 1 of one channel (the ypair loop below) */
 #pragma unroll
                     for (int i = 0; i < BR / 8; ++i) {
@@ -1115,9 +1121,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             spare_row(i, 1, ml + 1, RT);
                             continue;
                         }
-                        const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
-                        const float bv = bias ? E::to_f(bias[co0 + col]) : 0.f;
-                        T *yr = yb + ((int64_t)col * a.L_out + r);
+                        float bv;
+                        T *yr = row(ml, bv);
 #pragma unroll
                         for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
@@ -1140,9 +1145,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                                 spare_row(i, u, ml, RT);
                                 continue;
                             }
-                            const int col = (int)__umulhi((uint32_t)ml, pmag), r = ml - col * a.ps;
-                            const float bv = bias ? E::to_f(bias[co0 + col]) : 0.f;
-                            T *yr = yb + ((int64_t)col * a.L_out + r);
+                            float bv;
+                            T *yr = row(ml, bv);
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
