@@ -467,6 +467,17 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         return r;
     };
+    /* Deferred chunk release (DCR; TF32 256-row forward tiles, where both warpgroups run one tile in step). A stage may
+     * be refilled once no MMA reads it. Waiting for that at the chunk's end (wait_group 0) drains both warpgroups at
+     * once and leaves the tensor pipe idle until the next chunk's first MMA issues (run 362: 5% of hifigan_up1 TF32's
+     * samples). Instead the next chunk's first MMA is issued first, and its wait_group 1, which returns once every
+     * older MMA is done, releases the previous stage: as early as the drain did when the next stage is already full.
+     * The tile's last chunk drains after the chunk loop (the epilogue reads the accumulators). ptxas serialized the
+     * MMAs (C7518) with that drain on one side of a branch inside the loop, and with the release by one lane; every
+     * consumer thread arrives, behind a warp-uniform test (which alone did not serialize them). TF32 only: its
+     * fragments are computed from the loads, so no load targets a register an MMA in flight reads (the 16-bit
+     * ldmatrix taps' fragments are the loads themselves; dev/python/sass_wgmma_hazard.py checks every build). */
+    constexpr bool DCR = TY == WG_TF32 && BR == 256 && !BI && !RX;
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
@@ -477,7 +488,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int s = 0; s < a.stages; ++s) {
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
-            mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
+            mbar_init(empty0 + 8 * s, DCR ? 256 : PP ? 4 : 8); /* the consumer warps (DCR: threads) of the stage's tile */
             if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
         }
         if (a.wres) mbar_init(wbar, 1);
@@ -797,6 +808,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
             for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
 
+        uint32_t rel = 0; /* DCR: the empty barrier of the stage whose release waits for the next chunk's first MMA */
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
             if (c < ppo_in) named_sync(ppo_bar(wg, c), 256);
@@ -871,6 +883,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             /* The MMAs of the previous step are done once at most this one is pending: its
                              * fragment registers may be reloaded. */
                             wg_wait<1>();
+                            if constexpr (DCR)
+                                if (kk == 0 && rel != 0) { /* every MMA of the previous chunk is done */
+                                    mbar_arrive(rel);
+                                    rel = 0;
+                                }
                         }
                     };
                     /* PAIRS: whether the pairs are aligned words is one answer per tap (the tile, k-step and channel-row
@@ -903,14 +920,22 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 taps(std::integral_constant<int, 2>());
             else
                 taps(std::integral_constant<int, 4>());
-            wg_wait<0>();
-            if (lane == 0) mbar_arrive(empty0 + 8 * s);
+            if constexpr (DCR) {
+                rel = empty0 + 8 * s; /* released by the next chunk's first MMA, or after the loop */
+            } else {
+                wg_wait<0>();
+                if (lane == 0) mbar_arrive(empty0 + 8 * s);
+            }
             if constexpr (X3) {
 #pragma unroll
                 for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                     for (int i = 0; i < BR / 2; ++i) acc[mq][i] += tmp[mq][i];
             }
+        }
+        if constexpr (DCR) { /* the tile's last chunk: the epilogue reads the accumulators */
+            wg_wait<0>();
+            mbar_arrive(rel);
         }
 
         /* Epilogue from the accumulators: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position
