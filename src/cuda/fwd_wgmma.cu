@@ -467,17 +467,18 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         return r;
     };
-    /* Deferred chunk release (DCR; TF32 256-row forward tiles, where both warpgroups run one tile in step). A stage may
-     * be refilled once no MMA reads it. Waiting for that at the chunk's end (wait_group 0) drains both warpgroups at
-     * once and leaves the tensor pipe idle until the next chunk's first MMA issues (run 362: 5% of hifigan_up1 TF32's
-     * samples). Instead the next chunk's first MMA is issued first, and its wait_group 1, which returns once every
-     * older MMA is done, releases the previous stage: as early as the drain did when the next stage is already full.
-     * The tile's last chunk drains after the chunk loop (the epilogue reads the accumulators). ptxas serialized the
-     * MMAs (C7518) with that drain on one side of a branch inside the loop, and with the release by one lane; every
-     * consumer thread arrives, behind a warp-uniform test (which alone did not serialize them). TF32 only: its
-     * fragments are computed from the loads, so no load targets a register an MMA in flight reads (the 16-bit
-     * ldmatrix taps' fragments are the loads themselves; dev/python/sass_wgmma_hazard.py checks every build). */
-    constexpr bool DCR = TY == WG_TF32 && BR == 256 && !BI && !RX;
+    /* Deferred chunk release (DCR; 16-bit 256-row forward tiles without position pairs, where both warpgroups run one
+     * tile in step). A stage may be refilled once no MMA reads it. Waiting for that at the chunk's end (wait_group 0)
+     * drains both warpgroups at once and leaves the tensor pipe idle until the next chunk's first MMA issues. Instead
+     * the next chunk's first MMA is issued first, and its wait_group 1, which returns once every older MMA is done,
+     * releases the previous stage. That ties the release to the next stage's arrival: with a full ring it is as
+     * early as the drain, but a late stage now delays the refill after it too. So it needs stages to spare: the TF32
+     * 256-row tiles (two 81 KB stages) ran 6-8% slower with it (run 368: hifigan_up1 0.517-0.521 ms against
+     * 0.480-0.485, upsample_x8, codec_dec_s8 likewise); these kernels have three (rs_launch asks for two at least: with
+     * one the release would wait for a fill that waits for it). The tile's last chunk drains after the chunk loop
+     * (the epilogue reads the accumulators). ptxas serialized the MMAs (C7518) with that drain on one side of a branch
+     * inside the loop; a warp-uniform test before the arrival did not. Every consumer thread arrives. */
+    constexpr bool DCR = HALF && BR == 256 && !BI && !PAIRS;
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
@@ -2127,7 +2128,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
-    const int need = allow_one_stage ? 1 : 2;
+    /* The kernel's DCR (16-bit 256-row forward tiles without position pairs) needs two stages, and the next chunk's tap 0
+     * then follows the last tap with its MMA in flight: never two ldmatrix taps in a row (run_rs's rule on a.ldm). */
+    const bool dcr = es == 2 && BR == 256 && !BI && !a.pairs;
+    const int need = allow_one_stage && !dcr ? 1 : 2;
+    if (dcr && (a.T - 1) * a.dj % 8 == 0) a.ldm = 0;
     int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0, stg_bytes = 0;
     int64_t grid = 0;
     const char *ppv = convt1d_env("CONVT1D_WGMMA_RS_PP");
