@@ -467,18 +467,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         }
         return r;
     };
-    /* Deferred chunk release (DCR; 16-bit 256-row forward tiles without position pairs, where both warpgroups run one
-     * tile in step). A stage may be refilled once no MMA reads it. Waiting for that at the chunk's end (wait_group 0)
-     * drains both warpgroups at once and leaves the tensor pipe idle until the next chunk's first MMA issues. Instead
-     * the next chunk's first MMA is issued first, and its wait_group 1, which returns once every older MMA is done,
-     * releases the previous stage. That ties the release to the next stage's arrival: with a full ring it is as
-     * early as the drain, but a late stage now delays the refill after it too. So it needs stages to spare: the TF32
-     * 256-row tiles (two 81 KB stages) ran 6-8% slower with it (run 368: hifigan_up1 0.517-0.521 ms against
-     * 0.480-0.485, upsample_x8, codec_dec_s8 likewise); these kernels have three (rs_launch asks for two at least: with
-     * one the release would wait for a fill that waits for it). The tile's last chunk drains after the chunk loop
-     * (the epilogue reads the accumulators). ptxas serialized the MMAs (C7518) with that drain on one side of a branch
-     * inside the loop; a warp-uniform test before the arrival did not. Every consumer thread arrives. */
-    constexpr bool DCR = HALF && BR == 256 && !BI && !PAIRS;
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
@@ -489,7 +477,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         for (int s = 0; s < a.stages; ++s) {
             /* TMA: one arrival (the expect_tx); cp.async staging: + one per producer thread. */
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
-            mbar_init(empty0 + 8 * s, DCR ? 256 : PP ? 4 : 8); /* the consumer warps (DCR: threads) of the stage's tile */
+            mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
             if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
         }
         if (a.wres) mbar_init(wbar, 1);
@@ -809,7 +797,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
             for (int i = 0; i < BR / 2; ++i) acc[mq][i] = 0.f;
 
-        uint32_t rel = 0; /* DCR: the empty barrier of the stage whose release waits for the next chunk's first MMA */
         for (int c = 0; c < a.nchunk; ++c, ++it) {
             const int s = it % a.stages;
             if (c < ppo_in) named_sync(ppo_bar(wg, c), 256);
@@ -884,11 +871,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             /* The MMAs of the previous step are done once at most this one is pending: its
                              * fragment registers may be reloaded. */
                             wg_wait<1>();
-                            if constexpr (DCR)
-                                if (kk == 0 && rel != 0) { /* every MMA of the previous chunk is done */
-                                    mbar_arrive(rel);
-                                    rel = 0;
-                                }
                         }
                     };
                     /* PAIRS: whether the pairs are aligned words is one answer per tap (the tile, k-step and channel-row
@@ -921,22 +903,14 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 taps(std::integral_constant<int, 2>());
             else
                 taps(std::integral_constant<int, 4>());
-            if constexpr (DCR) {
-                rel = empty0 + 8 * s; /* released by the next chunk's first MMA, or after the loop */
-            } else {
-                wg_wait<0>();
-                if (lane == 0) mbar_arrive(empty0 + 8 * s);
-            }
+            wg_wait<0>();
+            if (lane == 0) mbar_arrive(empty0 + 8 * s);
             if constexpr (X3) {
 #pragma unroll
                 for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
                     for (int i = 0; i < BR / 2; ++i) acc[mq][i] += tmp[mq][i];
             }
-        }
-        if constexpr (DCR) { /* the tile's last chunk: the epilogue reads the accumulators */
-            wg_wait<0>();
-            mbar_arrive(rel);
         }
 
         /* Epilogue from the accumulators: acc[4i + u] (u = 0, 1) is row m = 8i + 2t + u at position
@@ -2128,11 +2102,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
-    /* The kernel's DCR (16-bit 256-row forward tiles without position pairs) needs two stages, and the next chunk's tap 0
-     * then follows the last tap with its MMA in flight: never two ldmatrix taps in a row (run_rs's rule on a.ldm). */
-    const bool dcr = es == 2 && BR == 256 && !BI && !a.pairs;
-    const int need = allow_one_stage && !dcr ? 1 : 2;
-    if (dcr && (a.T - 1) * a.dj % 8 == 0) a.ldm = 0;
+    const int need = allow_one_stage ? 1 : 2;
     int pick = -1, stages = 0, sb = 0, pp = 0, spitch = 0, stg_bytes = 0;
     int64_t grid = 0;
     const char *ppv = convt1d_env("CONVT1D_WGMMA_RS_PP");
