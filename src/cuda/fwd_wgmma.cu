@@ -522,14 +522,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int s = it % a.stages;
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
-                    auto load_weights = [&]() {
-                        tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
-                        if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
-                    };
                     if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
                         mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
-                        if (!a.wres && !XTMA) load_weights();
+                        if (!a.wres) {
+                            tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
+                            if (X3) tma_load_3d(st + WB, &tmw, bar, c * kBK, rt * BR, a.T);
+                        }
                     }
                     if (XTMA) {
                         /* xg boxes of gr rows each (grouped rows; never in BI mode, whose input is staged otherwise) */
@@ -539,9 +538,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             for (int m = 0; m < xg; ++m)
                                 tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
                                             q0 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
-                        /* The weights after the input: the input's reads (from DRAM where this tile is the first to
-                         * read it) start before the TMA unit works through the weights' box (from L2). */
-                        if (!a.wres) load_weights();
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
