@@ -143,7 +143,6 @@ struct WgArgs {
      * warpgroup's idle warps (fwd_wgmma_rs_kernel RX), not per use in the fragments (Session 27; run_rs decides). */
     int rx;
     int rx_tq, rx_tr; /* RX: tiles per block, tiles / grid, and the blocks below tiles % grid take one more (rs_launch) */
-    int tfb;     /* TF32 128x2 forward, weights in the stages: taps 1..T-1 of a stage on a barrier of their own (TFB) */
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -470,10 +469,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     };
     const uint32_t full0 = sbase + a.bar_off, empty0 = full0 + a.stages * 8, wbar = empty0 + a.stages * 8;
     const uint32_t rdy0 = wbar + 8; /* RX: the stages' ready barriers */
-    /* TFB (experiment, run 371): a stage's taps 1..T-1 land on barrier tfb0 + 8 s, so tap 0's MMAs start on the input
-     * and tap 0's weights alone. */
-    constexpr bool TFB = TY == WG_TF32 && BR == 128 && MQ == 2 && !BI && !RX && !VIEW;
-    const uint32_t tfb0 = rdy0 + 64;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
@@ -484,7 +479,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             mbar_init(full0 + 8 * s, XTMA ? 1 : 1 + 128);
             mbar_init(empty0 + 8 * s, PP ? 4 : 8); /* the consumer warps of the stage's tile */
             if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
-            if (TFB) mbar_init(tfb0 + 8 * s, 1);
         }
         if (a.wres) mbar_init(wbar, 1);
         if (a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
@@ -528,13 +522,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     const int s = it % a.stages;
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
                     const uint32_t st = sbase + s * a.sb, bar = full0 + 8 * s;
-                    if (TFB && a.tfb && ptid == 0) { /* XTMA, weights in the stage, the weight map one tap deep */
-                        const int tb = (a.T - 1) * BR * kRow;
-                        mbar_expect_tx(bar, a.txb - tb);
-                        tma_load_3d(st, &tmw, bar, c * kBK, rt * BR, 0);
-                        mbar_expect_tx(tfb0 + 8 * s, tb);
-                        for (int j = 1; j < a.T; ++j) tma_load_3d(st + j * BR * kRow, &tmw, tfb0 + 8 * s, c * kBK, rt * BR, j);
-                    } else if (ptid == 0) {
+                    if (ptid == 0) {
                         /* TMA bytes: the weights, and the input boxes only when TMA brings them. */
                         mbar_expect_tx(bar, XTMA ? a.txb : XOFF);
                         if (!a.wres) {
@@ -838,8 +826,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 for (int j = 0; j < a.T; ++j) {
                     const int sh = j * a.dj;
                     const uint32_t wj = wb + j * BR * kRow;
-                    if constexpr (TFB)
-                        if (a.tfb && j == 1) mbar_wait(tfb0 + 8 * s, (it / a.stages) & 1);
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
                         if constexpr (PREF) {
@@ -2193,11 +2179,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     }
     a.nb = 0;
     a.yvec = 0;
-    {   /* TFB (the kernel's rule; experiment, run 371): CONVT1D_WGMMA_RS_TFB=0 off */
-        const char *tv = convt1d_env("CONVT1D_WGMMA_RS_TFB");
-        a.tfb = !(tv && tv[0] == '0') && TY == WG_TF32 && BR == 128 && MQ == 2 && !BI && !a.rx && !a.view && !a.wres &&
-                a.xstage == XS_TMA && a.T >= 2;
-    }
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
     const size_t wp_bytes = ((size_t)wp_elems * es * halves + 1023) / 1024 * 1024;
     /* The packed weights: the call's weight cache's copy where it has one (wc: packed on first use), else scratch. */
@@ -2210,7 +2191,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
     if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
-                  a.tfb ? 1u : (uint32_t)a.T) ||
+                  (uint32_t)a.T) ||
         !mkx(tmx)) {
         if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
