@@ -408,7 +408,7 @@ __device__ __noinline__ void round_boxes_tf32(uint32_t full0, uint32_t rdy0, uin
 }
 #endif
 
-template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, bool RX, int KR = kRow>
+template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, bool RX>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -432,11 +432,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * measured with them. */
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
-    /* KR: bytes per chunk row: kRow, or 64 (half rows: chunks of half the channels, 64-byte swizzle, twice the
-     * stages; rs_half_rows). */
-    static_assert(KR == kRow || (KR == 64 && TY == WG_TF32 && !BI && !VIEW && !RX), "half rows: the TF32 forward only");
-    constexpr int kBK = KR / (int)sizeof(T); /* channels per chunk */
-    constexpr int KSC = KR / 32;             /* k-steps per chunk (32 bytes of channels each) */
+    constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
      * box each, so that one's epilogue overlaps the other's MMAs; else both share a tile of 128*MQ. */
     const bool PP = MQ == 2 && a.pp;
@@ -444,7 +440,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char *sm = (unsigned char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_addr(sm);
-    const int WB = a.T * BR * KR;                /* one half of the weights of a stage */
+    const int WB = a.T * BR * kRow;              /* one half of the weights of a stage */
     const int CW = WB * (X3 ? 2 : 1);            /* the weights of one chunk */
     const int XOFF = a.wres ? 0 : CW;            /* the input boxes follow the weights in a stage */
     const int XB = ((BI ? a.grpc : kBK) * a.xpitch + 15) & ~15; /* one input box */
@@ -644,9 +640,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int hop = (HALF ? 8 : 4) * rowb; /* to the fragment's second channel row (pair) */
     /* Byte offset of k-step kk's channel rows in a box: kk*KSTEP rows on, plus its grouped box's column shift
      * (WgArgs::xg; 0 for plain boxes). */
-    int kofs[KSC];
+    int kofs[4];
 #pragma unroll
-    for (int kk = 0; kk < KSC; ++kk) {
+    for (int kk = 0; kk < 4; ++kk) {
         const int m = kk * KSTEP * a.xg / kBK, h = a.hal - (a.T - 1) * a.dj;
         kofs[kk] = kk * KSTEP * rowb + (!BI && m ? (m * a.L - group_col(m, a.L, h, 16 / (int)sizeof(T))) * (int)sizeof(T) : 0);
     }
@@ -829,7 +825,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll 1
                 for (int j = 0; j < a.T; ++j) {
                     const int sh = j * a.dj;
-                    const uint32_t wj = wb + j * BR * KR;
+                    const uint32_t wj = wb + j * BR * kRow;
                     auto ksteps = [&](auto al_const) {
                         uint32_t r[MQ][8]; /* raw loads of a k-step's fragments (lds_a, mk_a) */
                         if constexpr (PREF) {
@@ -864,11 +860,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq) {
                                 if constexpr (X3) {
-                                    wg_mma_rs<TY, BR>::run(tmp[mq], as[mq], desc_sw<KR>(wj + kk * 32));
-                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw<KR>(wj + WB + kk * 32));
-                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw<KR>(wj + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], as[mq], desc_sw128(wj + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + WB + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(tmp[mq], ab[mq], desc_sw128(wj + kk * 32));
                                 } else {
-                                    wg_mma_rs<TY, BR>::run(acc[mq], ab[mq], desc_sw<KR>(wj + kk * 32));
+                                    wg_mma_rs<TY, BR>::run(acc[mq], ab[mq], desc_sw128(wj + kk * 32));
                                 }
                             }
                             wg_commit();
@@ -903,10 +899,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             /* A chunk whose input channels fill at most half of it (the forward's last chunk; 16-bit with C_in = 32,
              * KernelBench 74: every chunk) runs only the two k-steps that hold channels: the zero padding costs
              * neither fragment loads nor MMAs. */
-            if (KSC == 4 && !BI && a.kskip && a.cin - c * kBK <= 2 * KSTEP)
+            if (!BI && a.kskip && a.cin - c * kBK <= 2 * KSTEP)
                 taps(std::integral_constant<int, 2>());
             else
-                taps(std::integral_constant<int, KSC>());
+                taps(std::integral_constant<int, 4>());
             wg_wait<0>();
             if (lane == 0) mbar_arrive(empty0 + 8 * s);
             if constexpr (X3) {
@@ -1820,14 +1816,7 @@ cudaError_t launch_rs(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgAr
  * is enough (not split TF32), 128x2 and 256x1. */
 template <int TY, bool BI>
 cudaError_t launch_rs_tile(int BR, int MQ, const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a,
-                           unsigned grid, int smem, cudaStream_t stream, bool pdl, int kr = kRow) {
-    if (kr != kRow) { /* half rows: the TF32 stride-1 128x2 forward only (rs_half_rows) */
-        if constexpr (TY == WG_TF32 && !BI)
-            if (BR == 128 && MQ == 2 && !a.view && !a.pairs && !a.rx)
-                return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, 128, 2, false, false, false, false, 64>>(
-                    dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
-        return cudaErrorInvalidValue;
-    }
+                           unsigned grid, int smem, cudaStream_t stream, bool pdl) {
     if constexpr (TY != WG_TF32X3) {
         if (BR == 256) return launch_rs<TY, 256, 1, BI>(tmx, tmw, a, grid, smem, stream, pdl);
         if (BR == 128 && MQ == 2) return launch_rs<TY, 128, 2, BI>(tmx, tmw, a, grid, smem, stream, pdl);
@@ -2079,14 +2068,12 @@ int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t
  * CUDA_ERROR_INVALID_CONTEXT (run 42, when the input's map came first). */
 template <int TY, bool BI, class MkX, class Pack>
 convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stage, cudaStream_t stream,
-                         const char *what, convt1d_weight_cache *wc, const PackKey &key, MkX mkx, Pack pack,
-                         int kr = kRow) {
+                         const char *what, convt1d_weight_cache *wc, const PackKey &key, MkX mkx, Pack pack) {
     typedef typename wg_type<TY>::T T;
-    constexpr int es = (int)sizeof(T);
+    constexpr int es = (int)sizeof(T), kBK = kRow / es;
     constexpr int halves = TY == WG_TF32X3 ? 2 : 1;
-    const int kBK = kr / es; /* channels per chunk (kr: bytes per chunk row, kRow or 64 with half rows) */
     const int M_pad = a.r_tiles * BR, cin_pad = a.nchunk * kBK;
-    const int CW = a.T * BR * kr * halves; /* one chunk's weights */
+    const int CW = a.T * BR * kRow * halves; /* one chunk's weights */
     /* Resident weights (CONVT1D_WGMMA_RS_WRES=0 never, 1 wherever they fit; default up to kWresMax / kWresMax16):
      * the block keeps one row tile, so the grid is a multiple of r_tiles. Staged epilogue
      * (CONVT1D_WGMMA_RS_EPI=direct / staged): y 16-byte aligned; at ps = 1 by default for TF32 and split
@@ -2203,8 +2190,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     T *wp = static_cast<T *>(cp.ptr ? cp.ptr : scratch);
     CUtensorMap tmw, tmx;
     memset(&tmx, 0, sizeof(tmx)); /* unused (never read) on the cp.async path */
-    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, (uint32_t)kBK, (uint32_t)BR,
-                  (uint32_t)a.T, 0, true, 0, kr == 64) ||
+    if (!make_map(&tmw, wp, es, (uint64_t)cin_pad, (uint64_t)M_pad, (uint64_t)a.T * halves, kBK, (uint32_t)BR,
+                  (uint32_t)a.T) ||
         !mkx(tmx)) {
         if (scratch) cudaFreeAsync(scratch, stream);
         return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -2216,7 +2203,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool packs = cp.need_pack(), pdl = !BI && packs && !cp.fill && pdl_on();
     e = pack(wp, wp_bytes, M_pad, cin_pad, packs);
     cp.packed(e, stream);
-    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream, pdl, kr);
+    if (e == cudaSuccess) e = launch_rs_tile<TY, BI>(BR, MQ, tmx, tmw, a, (unsigned)grid, smem, stream, pdl);
     const cudaError_t f = scratch ? cudaFreeAsync(scratch, stream) : cudaSuccess;
     if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return convt1d_fail(CONVT1D_ERROR_CUDA, "%s launch failed: %s", what, cudaGetErrorString(e));
@@ -2291,23 +2278,6 @@ convt1d_status edge_launch(EdgeBeside &eb, const convt1d_problem &pr, const void
     return st;
 }
 
-/* Half rows (fwd_wgmma_rs_kernel's KR = 64): chunks of 16 input channels, each chunk's weights in 64-byte swizzled
- * rows, so a stage is half as large and the ring holds twice as many. KernelBench 64 TF32 (128x2, ordered ping-pong,
- * three 65 KB stages) waits on its stages' fills: run 372 put 29% of its stall samples on the consumers' full-barrier
- * wait and 63% of the producer's on the empty one, i.e. with both warpgroups each on a stage, one stage is in flight.
- * Six 33 KB stages keep four in flight. For the TF32 stride-1 128x2 forward with TMA staging and plain rows.
- * CONVT1D_WGMMA_RS_HALF=1: wherever the kernel allows it (experiment; default: never).
- * Returns the bytes per chunk row to launch with: kRow or 64. */
-template <int TY>
-int rs_half_rows(const WgArgs &a, int BR, int MQ) {
-    const char *hv = convt1d_env("CONVT1D_WGMMA_RS_HALF");
-    const bool on = hv && hv[0] == '1';
-    if (!on || TY != WG_TF32 || BR != 128 || MQ != 2 || a.ps != 1 || a.os != 1 || a.xg != 1 || a.view || a.pairs ||
-        a.rx || a.xstage != XS_TMA)
-        return kRow;
-    return 64;
-}
-
 /* The register-A forward (fwd_wgmma_rs_kernel): pack, then one persistent launch over the whole batch, x
  * read in place (TMA, or bulk copies per row where TMA cannot address the rows). NOT_SUPPORTED (nothing
  * launched) where x is not 16-byte aligned (and the cp.async fallback cannot take it), the taps spread
@@ -2318,7 +2288,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                       bool allow_one_stage, cudaStream_t stream) {
     typedef typename wg_type<TY>::T T;
     const convt1d_params &P = pr.p;
-    constexpr int es = (int)sizeof(T), VE = 16 / es;
+    constexpr int es = (int)sizeof(T), kBK = kRow / es, VE = 16 / es;
     const int cin = (int)P.in_channels, L = (int)P.in_length;
     if (a.dj < 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     a.pair32 = 0;
@@ -2457,15 +2427,13 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         if (only_beside && !eb.on) o_lo = -1;
     }
     if (o_lo >= 0) --a.q_tiles; /* its positions' outputs, o >= o_lo, come from convt1d_fwd_edge below */
-    const int kr = rs_half_rows<TY>(a, BR, MQ), kbk = kr / es; /* kbk: channels per chunk */
-    if (kr != kRow) a.nchunk = (cin + kbk - 1) / kbk;
     const convt1d_status st =
-        rs_launch<TY, false>(a, BR, MQ, (kbk * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward", pr.wcache,
-                             pr.wcache ? pack_key<TY>(pr, w, a, BR, K, d, cin, a.nchunk * kbk, a.r_tiles * BR, a.r_tiles * a.R)
+        rs_launch<TY, false>(a, BR, MQ, (kBK * a.xpitch + 15) & ~15, allow_one_stage, stream, "wgmma forward", pr.wcache,
+                             pr.wcache ? pack_key<TY>(pr, w, a, BR, K, d, cin, a.nchunk * kBK, a.r_tiles * BR, a.r_tiles * a.R)
                                        : PackKey(),
                                 [&](CUtensorMap &tmx) {
                                     return a.xstage != XS_TMA ||
-                                           make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kbk / a.xg),
+                                           make_group_map(&tmx, x, es, L, cin, a.N, a.xg, (uint32_t)a.win, (uint32_t)(kBK / a.xg),
                                                           (int64_t)a.xn * L);
                                 },
                                 [&](typename wg_type<TY>::T *wp, size_t wp_bytes, int M_pad, int cin_pad, bool need) {
@@ -2475,8 +2443,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
                                     return need ? pack_weights<TY>(pr, w, wp, wp_bytes, a, BR, K, d, cin, cin_pad, M_pad,
                                                                    a.r_tiles * a.R, stream)
                                                 : cudaSuccess; /* the cache's copy */
-                                },
-                             kr);
+                                });
     if (st != CONVT1D_SUCCESS || o_lo < 0) return st;
     return edge_launch(eb, pr, x, w, a.bias, a.y, o_lo, stream);
 }

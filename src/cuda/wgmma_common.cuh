@@ -207,20 +207,6 @@ __device__ __forceinline__ uint64_t desc_sw128(uint32_t addr) {
     return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(16 >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) |
            (1ull << 62);
 }
-/* The same for 64-byte rows (64-byte swizzle, layout type 2: 8-row groups 512 B apart): the register-A forward's
- * half rows (fwd_wgmma.cu, KR = 64). */
-__device__ __forceinline__ uint64_t desc_sw64(uint32_t addr) {
-    return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(16 >> 4) << 16) | ((uint64_t)(512 >> 4) << 32) |
-           (2ull << 62);
-}
-/* K-major operand rows of KR bytes (kRow or 64), swizzled across their whole width. */
-template <int KR> __device__ __forceinline__ uint64_t desc_sw(uint32_t addr) {
-    static_assert(KR == 128 || KR == 64, "128- or 64-byte rows");
-    if constexpr (KR == 128)
-        return desc_sw128(addr);
-    else
-        return desc_sw64(addr);
-}
 /* Bulk staging of row windows (the register-A forward's XS_BULK, fwd_wgmma.cu): the rows behind a stage's
  * input boxes. Box row r is tensor row row0 + r (zeros from row valid on: channels past C_in, rows past
  * C_out), its elements e0 + b*ebox .. + wcols in box b. Each sits at byte r*pitch + c0 of its box: pitch =
@@ -413,11 +399,10 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
 }
 
 /* 3D tiled map over data [d2][d1][d0] (d0 contiguous, es-byte elements; rows `pitch` elements apart,
- * d0 when 0), box b0 x b1 x b2, 128-byte swizzle (64-byte with sw64, for boxes of 64-byte rows; or none: the box
- * lands densely, b0 elements per row); boxes reaching outside the tensor are zero-filled. */
+ * d0 when 0), box b0 x b1 x b2, 128-byte swizzle (or none: the box lands densely, b0 elements per row);
+ * boxes reaching outside the tensor are zero-filled. */
 bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1, uint64_t d2, uint32_t b0,
-              uint32_t b1, uint32_t b2, uint64_t pitch = 0, bool swizzle = true, uint64_t pitch2 = 0,
-              bool sw64 = false) {
+              uint32_t b1, uint32_t b2, uint64_t pitch = 0, bool swizzle = true, uint64_t pitch2 = 0) {
     PFN_cuTensorMapEncodeTiled_v12000 fn = encode_fn();
     if (!fn) return false;
     if (pitch == 0) pitch = d0;
@@ -428,7 +413,7 @@ bool make_map(CUtensorMap *m, const void *base, int es, uint64_t d0, uint64_t d1
     const cuuint32_t est[3] = {1, 1, 1};
     return fn(m, es == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32, 3, const_cast<void *>(base),
               dims, strides, box, est, CU_TENSOR_MAP_INTERLEAVE_NONE,
-              !swizzle ? CU_TENSOR_MAP_SWIZZLE_NONE : sw64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
+              swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 

@@ -203,7 +203,7 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
 
 
 def rs_kernel_args(name):
-    """The template arguments of a fwd_wgmma_rs_kernel<TY, BR, MQ, BI, PAIRS, VIEW, RX, KR> name, demangled or not, as
+    """The template arguments of a fwd_wgmma_rs_kernel<TY, BR, MQ, BI, PAIRS, VIEW, RX> name, demangled or not, as
     strings ("0", "128", "2", "false", "true", "false", "false"); None for another kernel. Session 24 appended VIEW,
     after which a test for the name's tail ("false, true>") no longer found PAIRS (run 276); Session 27 appended RX."""
     import re
@@ -227,12 +227,6 @@ def test_rs_kernel_args():
     rx_mangled = "_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi2ELi64ELi2ELb0ELb0ELb0ELb1EEEv14"
     assert rs_kernel_args(rx) == rs_kernel_args(rx_mangled) == ["2", "64", "2", "false", "false", "false", "true"]
     assert rs_rx_ran([rx]) and rs_rx_ran([rx_mangled]) and not rs_rx_ran([demangled, mangled])
-    # Session 36 appended KR (bytes per chunk row: 128, or 64 with half rows)
-    half = "void (anonymous namespace)::fwd_wgmma_rs_kernel<2, 128, 2, false, false, false, false, 64>(CUtensorMap_st, ...)"
-    half_mangled = "_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi2ELi128ELi2ELb0ELb0ELb0ELb0ELi64EEEv14"
-    full = half.replace("false, 64>", "false, 128>")
-    assert rs_kernel_args(half) == rs_kernel_args(half_mangled) == ["2", "128", "2", "false", "false", "false", "false", "64"]
-    assert rs_half_ran([half]) and rs_half_ran([half_mangled]) and not rs_half_ran([full, rx, mangled])
 
 
 def rs_pairs_ran(names):
@@ -397,35 +391,6 @@ RX_SHAPES = [
 def rs_rx_ran(names):
     """Whether the register-A forward ran with its input boxes rounded in shared memory (RX template argument)."""
     return any((rs_kernel_args(n) or [""] * 7)[6:7] == ["true"] for n in names)
-
-
-def rs_half_ran(names):
-    """Whether the register-A forward ran with half rows (its KR template argument 64: chunks of 16 channels)."""
-    return any((rs_kernel_args(n) or [""] * 8)[7:8] == ["64"] for n in names)
-
-
-HALF_SHAPES = [SHAPES[0], shape("kb64_odd_channels", 3, 72, 136, 3, 2040, padding=1),
-               shape("kb64_dilated_taps", 2, 40, 128, 5, 3000, padding=3, dilation=2)]
-
-
-@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("epi", ["direct", "staged"])
-@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
-@pytest.mark.parametrize("c", HALF_SHAPES, ids=[c["name"] for c in HALF_SHAPES])
-def test_wgmma_rs_half_rows(c, dtype, tol, tf32, epi, monkeypatch):
-    # Half rows (CONVT1D_WGMMA_RS_HALF=1: KR = 64, chunks of 16 channels, 64-byte swizzled weights, twice the stages)
-    # run in the TF32 stride-1 128x2 forward only, with either epilogue: 72 channels leave the last chunk half empty,
-    # 40 channels and five dilated taps a chunk of 8. Never in split TF32 or 16-bit. y poisoned, against float64.
-    torch.backends.cudnn.allow_tf32 = tf32
-    for k, v in (("CONVT1D_WGMMA_RS", "1"), ("CONVT1D_WGMMA_RS_TILE", "128x2"), ("CONVT1D_WGMMA_RS_HALF", "1"),
-                 ("CONVT1D_WGMMA_RS_EPI", epi)):
-        monkeypatch.setenv(k, v)
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
-    y, names = profiled_forward(x, w, b, c)
-    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
-    assert rs_half_ran(names) == (dtype == torch.float32 and tf32), names
-    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 def rs_rows(names):
