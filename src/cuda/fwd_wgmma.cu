@@ -143,9 +143,6 @@ struct WgArgs {
      * warpgroup's idle warps (fwd_wgmma_rs_kernel RX), not per use in the fragments (Session 27; run_rs decides). */
     int rx;
     int rx_tq, rx_tr; /* RX: tiles per block, tiles / grid, and the blocks below tiles % grid take one more (rs_launch) */
-    /* Register-A forward: x's TMA boxes and y's stride-1 stores (direct and staged) with the L2 evict_first policy (1)
-     * or evict_normal (0; CONVT1D_WGMMA_RS_L2X, experiment). */
-    int l2x = 0;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -539,9 +536,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                         for (int b = 0; b < NBOX; ++b)
                             for (int m = 0; m < xg; ++m)
-                                tma_load_3d_hint(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
-                                                 q0 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n,
-                                                 l2_policy(a.l2x));
+                                tma_load_3d(st + XOFF + b * XB + m * gr * a.xpitch, &tmx, bar,
+                                            q0 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n);
                         continue;
                     }
                     if (BI && a.xstage == XS_BULK) {
@@ -1029,8 +1025,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     for (; c < c_hi && ((er + c) & (VE - 1)) != 0; ++c) y[er + c] = sr[c];
                     const int nb = (c_hi - c) / VE * VE;
                     if (nb > 0) {
-                        asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;"
-                                     ::"l"(y + er + c), "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T)), "l"(l2_policy(a.l2x))
+                        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(y + er + c),
+                                     "r"(smem_addr(sr + c)), "r"(nb * (int)sizeof(T))
                                      : "memory");
                         c += nb;
                     }
@@ -1072,8 +1068,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
 #pragma unroll
                             for (int mq = 0; mq < MQ; ++mq)
-                                st_global_hint(reinterpret_cast<uint32_t *>(yr + 64 * mq),
-                                               E::pack2(acc[mq][4 * i + u] + bv, acc[mq][4 * i + 2 + u] + bv), l2_policy(a.l2x));
+                                *reinterpret_cast<uint32_t *>(yr + 64 * mq) = E::pack2(acc[mq][4 * i + u] + bv, acc[mq][4 * i + 2 + u] + bv);
                         }
                     }
                     continue;
@@ -1090,8 +1085,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
 #pragma unroll
                     for (int mq = 0; mq < MQ; ++mq)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h)
-                            st_global_hint(yr + 64 * mq + HP * h, E::from_f(acc[mq][4 * i + 2 * h + u] + bv), l2_policy(a.l2x));
+                        for (int h = 0; h < 2; ++h) yr[64 * mq + HP * h] = E::from_f(acc[mq][4 * i + 2 * h + u] + bv);
                 }
             }
             continue;
@@ -2423,10 +2417,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         const char *rv = convt1d_env("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
         a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1);
-    }
-    {
-        const char *lv = convt1d_env("CONVT1D_WGMMA_RS_L2X");
-        a.l2x = lv && lv[0] == '1';
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */

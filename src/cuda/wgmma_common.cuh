@@ -180,36 +180,6 @@ __device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap *map
                  ::"r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
                  : "memory");
 }
-/* L2 eviction policies for the register-A forward's x loads and y stores (WgArgs::l2x): evict_first (a stream
- * read or written once) or evict_normal (what a plain access gets). */
-__device__ __forceinline__ uint64_t l2_policy(bool first) {
-    uint64_t p;
-    if (first)
-        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
-    else
-        asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(p));
-    return p;
-}
-/* tma_load_3d with an L2 policy. */
-__device__ __forceinline__ void tma_load_3d_hint(uint32_t dst, const CUtensorMap *map, uint32_t bar, int c0, int c1, int c2,
-                                                 uint64_t pol) {
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, %4, %5}], [%2], %6;"
-                 ::"r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "l"(pol)
-                 : "memory");
-}
-/* Global stores with an L2 policy (y is not read in the kernel: no memory clobber). */
-__device__ __forceinline__ void st_global_hint(float *p, float v, uint64_t pol) {
-    asm volatile("st.global.L2::cache_hint.f32 [%0], %1, %2;" ::"l"(p), "f"(v), "l"(pol));
-}
-__device__ __forceinline__ void st_global_hint(__half *p, __half v, uint64_t pol) {
-    asm volatile("st.global.L2::cache_hint.b16 [%0], %1, %2;" ::"l"(p), "h"(__half_as_ushort(v)), "l"(pol));
-}
-__device__ __forceinline__ void st_global_hint(__nv_bfloat16 *p, __nv_bfloat16 v, uint64_t pol) {
-    asm volatile("st.global.L2::cache_hint.b16 [%0], %1, %2;" ::"l"(p), "h"(__bfloat16_as_ushort(v)), "l"(pol));
-}
-__device__ __forceinline__ void st_global_hint(uint32_t *p, uint32_t v, uint64_t pol) {
-    asm volatile("st.global.L2::cache_hint.b32 [%0], %1, %2;" ::"l"(p), "r"(v), "l"(pol));
-}
 __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wg_wait() {
