@@ -486,16 +486,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             reinterpret_cast<int *>(sm + a.bar_off + kFillKeyOff)[1] = -1;
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-        /* Run 375's probe: a stack frame in the TF32 128x2 kernel, touched only in a branch that never runs
-         * (cout >= 1), to see whether the frame alone takes KernelBench 64 TF32 to 2.5 ms. */
-        if constexpr (TY == WG_TF32 && BR == 128 && MQ == 2 && !BI && !PAIRS && !VIEW && !RX) {
-            if (a.cout < 0) {
-                volatile int frame[2];
-                frame[0] = a.cin;
-                frame[1] = frame[0] + a.T;
-                if (frame[1] == 7) asm volatile("trap;");
-            }
-        }
     }
     __syncthreads();
 
