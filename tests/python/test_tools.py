@@ -229,3 +229,26 @@ def test_fuzz_runs_and_passes(tmp_path):
     assert sum(rec["status"] == "pass" for rec in recs) >= 50
     assert all(rec["errors"] for rec in recs if rec["status"] == "pass")
     assert "0 failed" in r.stdout.splitlines()[-1]
+
+
+def test_sass_diff_counts_and_normalizes(tmp_path):
+    # dev/python/sass_diff.py (Session 36): functions matched across the anonymous namespace's per-file hash and a
+    # dropped default template argument, absolute addresses ignored; a changed function and its stack frame reported.
+    def sass(fns):
+        return "".join(f"\t\tFunction : {n}\n" + "".join(f"        /*{16 * i:04x}*/                   {s} ;\n"
+                                                         for i, s in enumerate(body)) for n, body in fns)
+    a = "_ZN45_GLOBAL__N__e825c84a_12_fwd_wgmma_cu_52b51e9119fwd_wgmma_rs_kernelILi2ELi128ELi2ELb0EEEv"
+    b = "_ZN45_GLOBAL__N__0123abcd_12_fwd_wgmma_cu_89abcdef19fwd_wgmma_rs_kernelILi2ELi128ELi2ELb0ELi128EEEv"
+    old = tmp_path / "old.sass"
+    new = tmp_path / "new.sass"
+    old.write_text(sass([(a, ["MOV R1, c[0x0][0x28]", "BRA 0x7f00aabbccdd", "EXIT"]), ("_Z5otherv", ["EXIT"])]))
+    new.write_text(sass([(b, ["MOV R1, c[0x0][0x28]", "BRA 0x7f0011223344", "EXIT"]),
+                         ("_Z5otherv", ["VIADD R1, R1, 0xfffffff0", "STL [R1], R2", "EXIT"])]))
+    tool = os.path.join(REPO, "dev", "python", "sass_diff.py")
+    run = subprocess.run([sys.executable, tool, str(old), str(new), "--drop-arg", "Li128E", "--stack"],
+                         capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    assert run.stdout.splitlines()[0] == "1 equal, 1 changed, 0 missing, 0 new"
+    assert "_Z5otherv" in run.stdout and "(1 -> 3 instructions)  stack 16 B, 1 LDL/STL" in run.stdout
+    same = subprocess.run([sys.executable, tool, str(old), str(old)], capture_output=True, text=True)
+    assert same.returncode == 0 and same.stdout.startswith("2 equal, 0 changed")
