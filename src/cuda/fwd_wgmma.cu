@@ -143,9 +143,6 @@ struct WgArgs {
      * warpgroup's idle warps (fwd_wgmma_rs_kernel RX), not per use in the fragments (Session 27; run_rs decides). */
     int rx;
     int rx_tq, rx_tr; /* RX: tiles per block, tiles / grid, and the blocks below tiles % grid take one more (rs_launch) */
-    /* Register-A forward, TMA input: with each stage's boxes the producer also brings the same chunk's boxes of the
-     * block's next tile into L2 (CONVT1D_WGMMA_RS_L2PF=1, experiment; 0: not). */
-    int l2pf = 0;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -521,17 +518,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 const int rt = (int)(tl % r_tiles);
                 const int64_t rest = tl / r_tiles;
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
-                /* L2PF: the block's next tile's input boxes, every chunk's, into L2 a tile ahead (before the chunk
-                 * loop, so that its arithmetic adds nothing live there). */
-                if (!BI && XTMA && a.l2pf && ptid == 0 && tl + gridDim.x < tiles) {
-                    const int64_t rest2 = (tl + gridDim.x) / r_tiles;
-                    const int q2 = a.qa + (int)(rest2 % q_tiles) * BQ, n2 = (int)(rest2 / q_tiles);
-                    const int gr = kBK / a.xg, h = a.hal - (a.T - 1) * a.dj;
-                    for (int c = 0; c < a.nchunk; ++c)
-                        for (int b = 0; b < NBOX; ++b)
-                            for (int m = 0; m < a.xg; ++m)
-                                tma_prefetch_l2_3d(&tmx, q2 + 128 * b - a.hal + group_col(m, a.L, h, 16 / (int)sizeof(T)), c * gr, n2);
-                }
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
                     if (it >= a.stages) mbar_wait(empty0 + 8 * s, ((it / a.stages) + 1) & 1);
@@ -2431,10 +2417,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
         const char *rv = convt1d_env("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
         a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1);
-    }
-    {
-        const char *pv = convt1d_env("CONVT1D_WGMMA_RS_L2PF");
-        a.l2pf = pv && pv[0] == '1' && a.xstage == XS_TMA;
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
