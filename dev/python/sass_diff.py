@@ -1,8 +1,8 @@
 """Which kernels two builds compiled differently: SASS compared function by function, before any GPU time is spent.
 
-Session 36 (runs 372-376) found the register-A forward's slow builds were concrete code: the consumers' loop or
-epilogue compiled differently (run 374's build executed 26% more instructions) or a stack frame with loads in the
-chunk loop. A change meant for one kernel that alters others shows up here first. Functions are matched by mangled
+Session 36 (runs 372-377) found two slow builds of the register-A forward that a look at their code would have caught:
+run 374's executed 26% more instructions, its epilogue recompiled and local-memory loads added; run 372's producer was
+recompiled. A change meant for one kernel that alters others shows up here first. Functions are matched by mangled
 name with the anonymous namespace's per-file hash removed, and with a trailing template argument equal to `--drop-arg`
 dropped (a template argument appended with a default, as Session 36's KR = 128). Instructions are compared with
 absolute addresses removed; register names are kept, so an allocation change counts as a difference.
@@ -15,39 +15,30 @@ function's stack frame and its LDL / STL count. Exit status 1 when any function 
 """
 import argparse
 import re
-import subprocess
 import sys
 
-from sass_wgmma_hazard import find_cuobjdump
-
-FUNC = re.compile(r"Function : (\S+)")
-INS = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
-
-
-def sass_text(path, arch):
-    if path.endswith(".sass"):
-        return open(path).read()
-    tool = find_cuobjdump()
-    if tool is None:
-        sys.exit("no cuobjdump: install the CUDA toolkit or `pip install nvidia-cuda-cuobjdump`")
-    return subprocess.run([tool, "-sass", "-arch", arch, path], check=True, capture_output=True, text=True).stdout
+from sass_wgmma_hazard import parse, sass_text
 
 
 def functions(text, drop_arg):
-    """{normalized name: [instruction text without absolute addresses]}"""
-    out, name = {}, None
-    for line in text.splitlines():
-        m = FUNC.search(line)
-        if m:
-            name = re.sub(r"_GLOBAL__N__[0-9a-f]+_\d+_(\w+?)_cu_[0-9a-f]{8}", r"NS_\1", m.group(1))
-            if drop_arg:
-                name = name.replace(drop_arg + "EEv", "EEv")
-            out[name] = []
-            continue
-        m = INS.search(line)
-        if m and name:
-            out[name].append(re.sub(r"0x7f[0-9a-f]{8,}", "ADDR", m.group(1)))
+    """{normalized name: [(predicate, opcode, operands without absolute addresses)]}"""
+    out = {}
+    for name, ins in parse(text).items():
+        name = re.sub(r"_GLOBAL__N__[0-9a-f]+_\d+_(\w+?)_cu_[0-9a-f]{8}", r"NS_\1", name)
+        if drop_arg:
+            name = name.replace(drop_arg + "EEv", "EEv")
+        out[name] = [(pred, op, re.sub(r"0x7f[0-9a-f]{8,}", "ADDR", operands)) for _, pred, op, operands in ins]
     return out
+
+
+def stack_frame(ins):
+    """Bytes the prologue takes off R1 ("VIADD R1, R1, 0xfffffff8" or "IADD3 R1, R1, -0x8, RZ"), 0 for none."""
+    for _, op, operands in ins[:8]:
+        m = re.match(r"R1, R1, (-?)(0x[0-9a-f]+)", operands)
+        if op in ("VIADD", "IADD3") and m:
+            v = int(m.group(2), 16)
+            return v if m.group(1) else (1 << 32) - v
+    return 0
 
 
 def main():
@@ -69,19 +60,11 @@ def main():
           f"{len(added)} new")
     for tag, group in (("changed", changed), ("missing", missing), ("new", added)):
         for n in group:
+            counts = f"{len(old[n])} -> {len(new[n])}" if tag == "changed" else str(len((old if tag == "missing" else new)[n]))
             extra = ""
             if a.stack and tag != "missing":
-                ins = new[n]
-                local = sum(1 for s in ins if re.match(r"(@!?U?P\w+\s+)?(LDL|STL)\b", s))
-                frame = 0  # the prologue's R1 -= frame: "VIADD R1, R1, 0xfffffff8" or "IADD3 R1, R1, -0x8, RZ"
-                for s in ins[:8]:
-                    m = re.match(r"(?:VIADD|IADD3) R1, R1, (-?)(0x[0-9a-f]+)", s)
-                    if m:
-                        v = int(m.group(2), 16)
-                        frame = v if m.group(1) else (1 << 32) - v
-                        break
-                extra = f"  stack {frame} B, {local} LDL/STL"
-            counts = f"{len(old[n])} -> {len(new[n])}" if tag == "changed" else str(len((old if tag == "missing" else new)[n]))
+                local = sum(op.split(".")[0] in ("LDL", "STL") for _, op, _ in new[n])
+                extra = f"  stack {stack_frame(new[n])} B, {local} LDL/STL"
             print(f"  {tag:7s} {n[:150]}  ({counts} instructions){extra}")
     sys.exit(1 if changed or missing or added else 0)
 

@@ -208,6 +208,16 @@ def find_cuobjdump():
     return next((c for c in cands if os.path.exists(c)), None)
 
 
+def sass_text(path, arch):
+    """cuobjdump -sass text of a .so / .o / .cubin for arch, or a .sass file's own text (also dev/python/sass_diff.py)."""
+    if path.endswith(".sass"):
+        return open(path).read()
+    tool = find_cuobjdump()
+    if tool is None:
+        sys.exit("no cuobjdump: install the CUDA toolkit or `pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm`")
+    return subprocess.run([tool, "-sass", "-arch", arch, path], check=True, capture_output=True, text=True).stdout
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("binary", help="a .so / .o / .cubin, or a .sass text file")
@@ -218,15 +228,7 @@ def main():
                    help="pass hazards between two ldmatrix taps (the register-A forward's host code never runs two in a "
                         "row: run_rs in fwd_wgmma.cu)")
     args = p.parse_args()
-    if args.binary.endswith(".sass"):
-        sass = open(args.binary).read()
-    else:
-        tool = find_cuobjdump()
-        if tool is None:
-            sys.exit("no cuobjdump: install the CUDA toolkit or `pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm`")
-        sass = subprocess.run([tool, "-sass", "-arch", args.arch, args.binary], check=True, capture_output=True,
-                              text=True).stdout
-    funcs = parse(sass)
+    funcs = parse(sass_text(args.binary, args.arch))
     checked, bad, allowed = 0, 0, 0
     for name, ins in funcs.items():
         if args.filter not in name:
