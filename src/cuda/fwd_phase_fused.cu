@@ -459,9 +459,11 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
      * loses, 0.36-0.40 / 0.313 whether by bulk copies or vector stores, and split TF32 0.800 / 0.707 (its extra n8 tiles
      * cost a k-loop of three MMAs each); at stride 1 TF32 loses too (run 241, KernelBench 74 with 3 taps, forced: 0.953 /
      * 0.728). CONVT1D_FUSED_LINE=0/1: never / in every mode and stride (A/B, tests); CONVT1D_FUSED_LPAD=0: the staged
-     * rows on a vector's phase only (pm) with bulk copies too (A/B). */
+     * rows on a vector's phase only (pm) with bulk copies too (A/B). Not on the H200 (convt1d_dram_rich), where the partial
+     * lines cost less than the extra MMAs (run 379, KernelBench 79 TF32, ms, line / not: 0.505 / 0.468; run 165's H200
+     * record, before the lines, 0.467). */
     const char *el = convt1d_env("CONVT1D_FUSED_LINE"), *ep = convt1d_env("CONVT1D_FUSED_LPAD");
-    const bool line = el && el[0] ? el[0] != '0' : !half && !strict && P.stride > 1, lpad = !(ep && ep[0] == '0');
+    const bool line = el && el[0] ? el[0] != '0' : !half && !strict && P.stride > 1 && !convt1d_dram_rich(), lpad = !(ep && ep[0] == '0');
     /* The layout of a tile of bt phase positions (Geo), its rows sent between 128-byte boundaries or not (line; xt in
      * FusedArgs): window, output tile pitch, tiles; 0 where it cannot run. */
     auto layout = [&](int bt, bool ln, FusedArgs &t) -> size_t {

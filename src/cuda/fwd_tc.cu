@@ -241,6 +241,27 @@ int convt1d_gcd(int a, int b) {
     return a;
 }
 
+/* Peak DRAM bandwidth of the current device in GB/s: memory clock (kHz) x bus width (bits) x 2 (double data rate),
+ * cached for the process; 0 if it cannot be read. H100 SXM 3352, H200 4915, A100 80 GB 2039. */
+int convt1d_dram_gbps() {
+    static int gbps = -1;
+    if (gbps < 0) {
+        int dev = 0, khz = 0, bits = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess)
+            return 0;
+        gbps = (int)((int64_t)khz * bits * 2 / 8 / 1000000);
+    }
+    return gbps;
+}
+
+bool convt1d_dram_rich() {
+    const char *v = convt1d_env("CONVT1D_DRAM_RICH");
+    if (v && v[0]) return v[0] != '0';
+    return convt1d_dram_gbps() >= 4500;
+}
+
 size_t convt1d_smem_optin() {
     static int optin = -1;
     if (optin < 0) {

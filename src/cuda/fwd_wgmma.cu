@@ -2099,7 +2099,13 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *wv = convt1d_env("CONVT1D_WGMMA_RS_WRES"), *ev = convt1d_env("CONVT1D_WGMMA_RS_EPI");
     const int64_t wres_bytes = (int64_t)a.nchunk * CW;
     /* One-phase layers (os > 1) have only the staged epilogue (it writes the columns between their outputs). */
-    const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : BI || (a.ps == 1 ? es == 4 : !a.ypair));
+    /* On the H200 (convt1d_dram_rich; runs 379-380, rotated, ms, direct / staged) TF32 at stride 1 stores directly
+     * (KernelBench 74 0.597-0.602 / 0.655, with RX off as run_rs sets it there), and 16-bit at stride 2 without pairs
+     * (hifigan_up3 0.617-0.622 / 0.660-0.664, hifigan_up4 0.600-0.609 / 0.692-0.696, grouped_g4 0.578-0.589 /
+     * 0.616-0.619; codec_dec_s5, stride 5, loses: 0.232-0.241 / 0.220-0.228). */
+    const bool rich = convt1d_dram_rich();
+    const bool stg_dflt = BI || (a.ps == 1 ? es == 4 && !(rich && TY == WG_TF32) : !a.ypair && !(rich && es == 2 && a.ps == 2));
+    const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : stg_dflt);
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int need = allow_one_stage ? 1 : 2;
@@ -2412,11 +2418,13 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
      * phase-merged 256-row layers ~10% slower (upsample_x8 2.20 / 2.00, codec_dec_s8 1.30 / 1.16: their two 81 KB
      * stages leave the pass between a stage's arrival and its use on the critical path), hifigan_up2 (128x2, stride 8)
      * 1.233 / 1.189, KernelBench 64 (128x2) 2.12 / 1.99. With the wait (runs 299, 300): KernelBench 74 0.646 / 0.664,
-     * 0.643 / 0.657; hifigan_up4 equal. CONVT1D_WGMMA_RS_RX=0/1: never / on every 64-row tile TMA stages (A/B, tests). */
+     * 0.643 / 0.657; hifigan_up4 equal. Not on the H200 (convt1d_dram_rich), where KernelBench 74 stores directly and
+     * RX costs that form (run 380, ms: direct 0.602 without RX, 0.724 with it in run 379; staged 0.655 with, 0.678
+     * without). CONVT1D_WGMMA_RS_RX=0/1: never / on every 64-row tile TMA stages (A/B, tests). */
     {
         const char *rv = convt1d_env("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
-        a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1);
+        a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1 && !convt1d_dram_rich());
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
@@ -2629,7 +2637,10 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     if (M > 64) BR = 128, MQ = ty == WG_TF32X3 ? 1 : 2;
     /* 256x1 past 128 rows, but 128x2 for a forward up to 1024 rows (run 51, ms: hifigan_up2 16-bit 0.95 vs
      * 1.05, TF32 1.35 vs 1.38; 2048 rows and more, and every strided grad_input, lose with it). */
-    if (M > 128 && ty != WG_TF32X3 && (bi || M > 1024)) BR = 256, MQ = 1;
+    /* On the H200 (convt1d_dram_rich) 256x1 wins at 1024 rows too (runs 378-379, hifigan_up2, ms, 256x1 / 128x2:
+     * TF32 1.078-1.090 / 1.203-1.224, fp16 0.656-0.673 / 0.687-0.688, bf16 0.629-0.642 / 0.649-0.651); the H100 keeps
+     * run 51's rule (not measured there since). */
+    if (M > 128 && ty != WG_TF32X3 && (bi || M > (convt1d_dram_rich() ? 512 : 1024))) BR = 256, MQ = 1;
     /* 16-bit phase-merged rows that cannot go out as pairs of adjacent phases (ypair: ps, L_out and p even) are stored
      * through the staged tile, which does not fit beside two 256-row stages (direct stores then, one 2-byte element
      * per store, ps elements apart); 128x2 tiles fit it (run 227, codec_dec_s5, ms, 128x2 / 256x1: fp16 0.245 / 0.294,

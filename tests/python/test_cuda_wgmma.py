@@ -427,17 +427,55 @@ def test_wgmma_rs_rounded_boxes(c, pick, monkeypatch):
 @pytest.mark.parametrize("c,rx", [(RX_SHAPES[0], True), (RX_SHAPES[4], True), (RX_SHAPES[6], True), (RX_SHAPES[1], False),
                                   (RX_SHAPES[2], False), (RX_SHAPES[3], False)],
                          ids=lambda v: str(v) if isinstance(v, bool) else v["name"])
-def test_wgmma_rs_rounded_boxes_default(c, rx, monkeypatch):
+@pytest.mark.parametrize("rich", ["0", "1"])
+def test_wgmma_rs_rounded_boxes_default(c, rx, rich, monkeypatch):
     """Where the default takes the rounded boxes: the stride-1 64-row tiles, not 128 / 256 rows or phase-merged rows
-    (the register-A kernel forced, its tile and options as the heuristic picks them)."""
+    (the register-A kernel forced, its tile and options as the heuristic picks them); nowhere on an H200-class device
+    (CONVT1D_DRAM_RICH=1: direct stores there, which RX slows)."""
     torch.backends.cudnn.allow_tf32 = True
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    monkeypatch.setenv("CONVT1D_DRAM_RICH", rich)
+    rx = rx and rich == "0"
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
     y, names = profiled_forward(x, w, b, c)
     assert any("fwd_wgmma_rs_kernel" in n for n in names), names
     assert rs_rx_ran(names) == rx, names
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= 5e-3
+
+
+# The H200's defaults (convt1d_dram_rich; Session 37, runs 378-380), forced on either card by CONVT1D_DRAM_RICH: TF32
+# stride-1 rows stored directly without RX, 16-bit stride-2 rows without pairs stored directly, 256x1 tiles from 513
+# rows, the fused one-phase TF32 forward without whole lines; and the H100's (=0) as before. Each layer's y within its
+# mode's tolerance of float64 with either, and the tile rows the register-A kernel ran.
+RICH_SHAPES = [
+    (shape("rich_kb74_like", 4, 32, 64, 5, 16384, padding=2, dilation=3, bias=False), {"0": 64, "1": 64}),
+    (shape("rich_up2_like_1024rows", 2, 64, 128, 16, 1024, stride=8, padding=4), {"0": 128, "1": 256}),
+    (shape("rich_up4_like_s2", 2, 64, 32, 4, 8192, stride=2, padding=1), {"0": 64, "1": 64}),
+    (shape("rich_kb79_like_one_phase", 4, 32, 64, 3, 16384, stride=2, padding=1, dilation=2, bias=False), {}),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("rich", ["0", "1"])
+@pytest.mark.parametrize("dtype,tf32,tol", [(torch.float32, True, 5e-3), (torch.float16, False, 2e-3),
+                                            (torch.bfloat16, False, 1e-2)], ids=["tf32", "f16", "bf16"])
+@pytest.mark.parametrize("ci", range(len(RICH_SHAPES)), ids=[c["name"] for c, _ in RICH_SHAPES])
+def test_wgmma_dram_rich_defaults(ci, dtype, tf32, tol, rich, monkeypatch):
+    c, rows = RICH_SHAPES[ci]
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_DRAM_RICH", rich)
+    if rows:  # the register-A kernel forced (its tile and options as the heuristic picks them)
+        monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    y, names = profiled_forward(x, w, b, c)
+    if rows:
+        assert rs_rows(names) == rows[rich], names
+        assert not rs_rx_ran(names) or (rich == "0" and dtype == torch.float32), names
+    else:
+        assert any("fwd_phase_fused_kernel" in n for n in names), names
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
 # Consecutive ldmatrix taps (16-bit): a tap whose shift is a multiple of 8 positions takes its A fragments with
