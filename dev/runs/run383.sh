@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Run 383 (session 37, H200): library 381's defaults under the broader tests: test_cuda.py + test_autograd.py (the
+# stride-1 TF32 grad_input and 16-bit stride-2 layers now take direct stores on this card), then the rest of
+# test_cuda_wgmma.py that run 381 did not select, until the time limit.
+set -u
+export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
+R=$OUT/r; mkdir -p $R
+trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
+nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
+mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_381.so.xz > /tmp/lib/libconvt1d.so
+bash scripts/build_torch_op.sh /tmp/lib > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
+export CONVT1D_LIBRARY=/tmp/lib/libconvt1d.so
+cd tests/python
+timeout 200 python3 -m pytest -q -rf -p no:cacheprovider test_cuda.py test_autograd.py > $R/pytest.txt 2>&1; echo "pytest exit $? ($SECONDS s)"; tail -1 $R/pytest.txt; grep -E "^FAILED" $R/pytest.txt | head -5 | cut -c1-300
+timeout 170 python3 -m pytest -q -rf -p no:cacheprovider test_cuda_wgmma.py -k "not (dram_rich or rounded_boxes or fast_epilogue or (test_wgmma_forward and (rs or rspp or rsdirect or rsstaged)))" > $R/pytest_wgmma.txt 2>&1; echo "wgmma exit $? ($SECONDS s)"; tail -1 $R/pytest_wgmma.txt; grep -E "^FAILED" $R/pytest_wgmma.txt | head -5 | cut -c1-300; grep -cE "PASSED|passed" $R/pytest_wgmma.txt; grep -oE "^[^ ]*\.py [.sFE]+" $R/pytest_wgmma.txt | tr -cd '.' | wc -c
