@@ -102,7 +102,8 @@ int convt1d_sm_count();
 /* Most dynamic shared memory one block may opt into on the current device (cudaDevAttrMaxSharedMemoryPerBlockOptin,
  * cached; 48 KB if it cannot be read): 227 KB on sm_90, 163 KB on sm_80, 99 KB on sm_86/89/120. */
 size_t convt1d_smem_optin();
-/* Peak DRAM bandwidth of the current device in GB/s (cached; 0 if it cannot be read). */
+/* Peak DRAM bandwidth of the current device in GB/s (cached for the process, like convt1d_sm_count: the device current
+ * at the first call; 0 if it cannot be read). */
 int convt1d_dram_gbps();
 /* Whether the device has the H200's bandwidth class (>= 4500 GB/s peak; H100 SXM: 3352): some choices were measured
  * on both cards and differ (Session 37, runs 378-380, H200: the KernelBench 74/79 TF32 epilogues, hifigan_up2's tile,
