@@ -257,9 +257,8 @@ int convt1d_dram_gbps() {
 }
 
 bool convt1d_dram_rich() {
-    const char *v = convt1d_env("CONVT1D_DRAM_RICH");
-    if (v && v[0]) return v[0] != '0';
-    return convt1d_dram_gbps() >= 4500;
+    const int forced = env_flag("CONVT1D_DRAM_RICH");
+    return forced >= 0 ? forced != 0 : convt1d_dram_gbps() >= 4500;
 }
 
 size_t convt1d_smem_optin() {
