@@ -143,6 +143,9 @@ struct WgArgs {
      * warpgroup's idle warps (fwd_wgmma_rs_kernel RX), not per use in the fragments (Session 27; run_rs decides). */
     int rx;
     int rx_tq, rx_tr; /* RX: tiles per block, tiles / grid, and the blocks below tiles % grid take one more (rs_launch) */
+    /* Register-A forward: the LEAN kernel (rs_launch, Session 38). Host only, and last, so that the kernels' parameter
+     * offsets stay as they were (a member added in between recompiled every kernel that reads the ones after it). */
+    int lean;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -408,7 +411,7 @@ __device__ __noinline__ void round_boxes_tf32(uint32_t full0, uint32_t rdy0, uin
 }
 #endif
 
-template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, bool RX>
+template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, bool RX, bool LEAN = false>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
 #if CONVT1D_WG_DEVICE
@@ -431,6 +434,12 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * calls; not without this branch, and neither a non-inlined rounding loop nor a host-side stage count changed it):
      * measured with them. */
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
+    /* LEAN (Session 38): the stride-1 forward with TMA staging and direct stores only (rs_launch's rule, WgArgs::lean),
+     * compiled without the other input stagings, the staged epilogue and the phase-merged stores. Those are half of the
+     * kernel's instructions (TF32 64x2: 8472, against 4384 for run 165's kernel, whose KernelBench 74 TF32 ran 3% faster
+     * on the H200, run 384), and code that never runs has cost this kernel before (runs 359, 372). */
+    static_assert(!LEAN || (!BI && !RX && !VIEW && TY != WG_TF32X3 && PAIRS == (sizeof(T) == 2)),
+                  "lean kernel: TF32 or 16-bit pairs, stride-1 forward");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
     /* Ping-pong (pp, MQ = 2): the consumer warpgroups take alternate tiles of 64*MQ positions, one input
@@ -444,7 +453,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int CW = WB * (X3 ? 2 : 1);            /* the weights of one chunk */
     const int XOFF = a.wres ? 0 : CW;            /* the input boxes follow the weights in a stage */
     const int XB = ((BI ? a.grpc : kBK) * a.xpitch + 15) & ~15; /* one input box */
-    const bool XTMA = a.xstage == XS_TMA;
+    const bool XTMA = LEAN || a.xstage == XS_TMA;
     /* The x rows of chunk c's boxes of the tile at (n, q0): forward, channels c*kBK.. from position q0 - hal;
      * BI, the grad_y rows co = c*kBK/gs.. from element (q0 - hal + woff)*gs - gp - gsh. */
     auto box_rows = [&](int n, int q0, int c) {
@@ -481,7 +490,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             if (RX) mbar_init(rdy0 + 8 * s, 96);   /* every thread of the rounding warps */
         }
         if (a.wres) mbar_init(wbar, 1);
-        if (a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
+        if (!LEAN && a.stg_off >= 0) { /* the staged epilogue's fill keys, one per warpgroup: no fill yet */
             reinterpret_cast<int *>(sm + a.bar_off + kFillKeyOff)[0] = -1;
             reinterpret_cast<int *>(sm + a.bar_off + kFillKeyOff)[1] = -1;
         }
@@ -802,7 +811,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             if (c < ppo_in) named_sync(ppo_bar(wg, c), 256);
             set_bofs(c);
             /* XS_BULK: every box row starts c0 bytes into its slot (the producer's formula). */
-            const uint32_t c0 = a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
+            const uint32_t c0 = !LEAN && a.xstage == XS_BULK ? box_rows(n, q0, c).c0(a.L, (int)sizeof(T)) : 0u;
             mbar_wait(full0 + 8 * s, (it / a.stages) & 1);
             /* RX: the rounding warps' ready barrier too. The full wait above stays: it is what makes the stage's TMA
              * bytes (the weights) visible to these threads directly, and by then it has completed (one try_wait). */
@@ -939,7 +948,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     }
             }
         };
-        if (a.stg_off >= 0) {
+        if constexpr (!LEAN) if (a.stg_off >= 0) {
             /* Staged: each warpgroup writes its 64*MQ positions of every row into its own staged tile in output
              * order (row = channel col = m / ps, column = position*ps + r, r = m % ps: o = q*ps + r - p), each row
              * shifted by sh so that shared and global addresses agree mod 16; then one thread per channel sends the
@@ -1099,7 +1108,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         /* Position pairs and grad_input never have ps > 1; in the split-TF32 64x2 kernels ptxas spilled 32-40 bytes
          * with these loops, and with them compiled into the TF32 128x2 kernels KernelBench 64 TF32 (stride 1: they never
          * run there) took 2.06-2.09 ms against 1.84-1.88 (run 359, alternating processes): those keep the checked ones. */
-        if constexpr (!PAIRS && !BI && !(X3 && MQ == 2) && !(TY == WG_TF32 && BR == 128 && MQ == 2)) {
+        if constexpr (!LEAN && !PAIRS && !BI && !(X3 && MQ == 2) && !(TY == WG_TF32 && BR == 128 && MQ == 2)) {
             const bool pfast = a.pfast && a.ps > 1 && ob >= 0 && RT >= BR - 8 && co0 + a.R <= a.cout &&
                                (int64_t)ob + (int64_t)(64 * (MQ - 1) + HP + 1) * a.ps <= a.L_out;
             if (pfast) {
@@ -1157,7 +1166,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                 continue;
             }
         }
-        if (!BI && !PAIRS && a.ypair) {
+        if (!LEAN && !BI && !PAIRS && a.ypair) {
             /* ps even (phase-merged strided layers): rows 2t and 2t + 1 are the adjacent outputs o, o + 1 of one
              * channel, stored as one 8-byte (fp32) or 4-byte (16-bit) pair, every sector whole (one row per store
              * used half of each 32-byte sector: ncu, run 190, upsample_x8 TF32 14.2 of 32 bytes). L_out, p even: o is
@@ -1204,7 +1213,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                     r = ml - col * a.ps;
                 }
                 const int co = co0 + col;
-                if (i == BR / 8 - 1 && ml >= RT) { /* spare rows (none at ps = 1: RT = BR) */
+                if (!LEAN && i == BR / 8 - 1 && ml >= RT) { /* spare rows (none at ps = 1: RT = BR) */
                     spare_row(i, u, ml, RT);
                     continue;
                 }
@@ -1229,7 +1238,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             }
         }
     }
-    if (a.stg_off >= 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    if (!LEAN && a.stg_off >= 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #else
     __trap(); /* not built for sm_90a: the host never launches it (wgmma_built) */
 #endif
@@ -1795,6 +1804,10 @@ struct CachedPack {
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream, bool pdl) {
+    if constexpr (!BI && !VIEW && MQ == 2 && BR <= 128 && TY != WG_TF32X3)
+        if (a.lean)
+            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, TY != WG_TF32, false, false, true>>(
+                dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
             return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream, pdl,
@@ -2183,6 +2196,12 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         a.rx_tr = (int)(all % grid);
         if ((int64_t)(a.rx_tq + 1) * a.nchunk > INT_MAX / 2) a.rx = 0;
     }
+    /* The lean kernel (fwd_wgmma_rs_kernel LEAN) where the launch needs nothing else: a stride-1 forward (or the stride-1
+     * grad_input, the forward on the adjoint weights) of 64x2 / 128x2 tiles, TMA boxes, direct stores, no RX, no view,
+     * position pairs in 16-bit. CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
+    const char *lv = convt1d_env("CONVT1D_WGMMA_RS_LEAN");
+    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.rx && !a.view && MQ == 2 && BR <= 128 &&
+             TY != WG_TF32X3 && (es == 4 || a.pairs) && !(lv && lv[0] == '0');
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
@@ -2711,6 +2730,7 @@ WgArgs fwd_args(const convt1d_problem &pr, const void *bias, void *y) {
     a.xg = 1;
     a.ldm = 0;
     a.rx = 0;
+    a.lean = 0;
     a.bias = bias;
     a.y = y;
     a.cout = (int)pr.p.out_channels;

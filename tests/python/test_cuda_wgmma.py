@@ -203,9 +203,10 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
 
 
 def rs_kernel_args(name):
-    """The template arguments of a fwd_wgmma_rs_kernel<TY, BR, MQ, BI, PAIRS, VIEW, RX> name, demangled or not, as
-    strings ("0", "128", "2", "false", "true", "false", "false"); None for another kernel. Session 24 appended VIEW,
-    after which a test for the name's tail ("false, true>") no longer found PAIRS (run 276); Session 27 appended RX."""
+    """The template arguments of a fwd_wgmma_rs_kernel<TY, BR, MQ, BI, PAIRS, VIEW, RX[, LEAN]> name, demangled or not,
+    as strings ("0", "128", "2", "false", "true", "false", "false"); None for another kernel. Session 24 appended VIEW,
+    after which a test for the name's tail ("false, true>") no longer found PAIRS (run 276); Session 27 appended RX,
+    Session 38 LEAN (a default argument: a name may leave it out when false)."""
     import re
     m = re.search(r"fwd_wgmma_rs_kernel<([^>]*)>", name)
     if m:
@@ -476,6 +477,47 @@ def test_wgmma_dram_rich_defaults(ci, dtype, tf32, tol, rich, monkeypatch):
     else:
         assert any("fwd_phase_fused_kernel" in n for n in names), names
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
+
+
+# The lean register-A kernel (LEAN, Session 38): the stride-1 forward with TMA boxes and direct stores, compiled without
+# the other stagings, the staged epilogue and the phase-merged stores. Taken wherever it applies (64x2 / 128x2 tiles,
+# no RX, 16-bit with position pairs), CONVT1D_WGMMA_RS_LEAN=0 the full kernel: y and the stride-1 grad_input (the
+# forward on the adjoint weights) equal bit for bit with either, within tolerance of float64, and the kernel named.
+# Edge tiles, channels past C_out in a row tile, bias, a half-empty last chunk; lean_odd_rows has rows TMA cannot
+# address one by one (grouped boxes or bulk copies: lean only where TMA boxes stage it).
+LEAN_SHAPES = [
+    shape("lean_kb74_like", 4, 32, 64, 5, 16384, dilation=3, bias=False),
+    shape("lean_kb64_like", 2, 128, 128, 3, 8192, bias=False),
+    shape("lean_edge_tiles", 3, 48, 64, 3, 1000, padding=1),
+    shape("lean_cout40_bias", 2, 64, 40, 4, 3000, padding=2, dilation=2),
+    shape("lean_odd_rows", 2, 32, 128, 3, 4099, padding=1),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
+@pytest.mark.parametrize("c", LEAN_SHAPES, ids=[c["name"] for c in LEAN_SHAPES])
+def test_wgmma_rs_lean(c, dtype, tol, tf32, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")  # the H100's TF32 default is staged; RX only with staging off
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_RX", "0")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    op = torch.ops.convt1d.conv_transpose1d_backward.default
+    conv = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
+    ys, gxs, lean = {}, {}, {}
+    for v in ("1", "0"):
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_LEAN", v)
+        ys[v], names = profiled_forward(x, w, b, c)
+        args = next((a for a in map(rs_kernel_args, names) if a), None)
+        assert args is not None, names
+        lean[v] = args[7:8] == ["true"]
+        gy = torch.randn(ys[v].shape, generator=gen).to(device="cuda", dtype=dtype) if v == "1" else gy
+        gxs[v] = op(gy, x, w, *conv, [True, False, False])[0]
+    assert not lean["0"] and (lean["1"] or c["name"] == "lean_odd_rows"), lean
+    assert torch.equal(ys["1"], ys["0"]) and torch.equal(gxs["1"], gxs["0"])
+    assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= tol
 
 
 # Consecutive ldmatrix taps (16-bit): a tap whose shift is a multiple of 8 positions takes its A fragments with
