@@ -502,15 +502,12 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
     /* 256 phase positions per tile wherever that layout fits and its grid (one block per SM) fills the SMs twice: each
      * y row then leaves in 2 KB pieces (Geo; run 234, KernelBench 79, ms, 256 / 128: TF32 0.587 / 0.639, fp16 0.316 /
      * 0.336, bf16 0.317 / 0.336, split TF32 0.702 / 0.823); else 128. CONVT1D_FUSED_BT=128/256 forces either (256 only
-     * where it fits); 128x1: 128 at one block per SM (the shared-memory request padded past half an SM's), which
-     * store_probe79 measured fastest on the H200 (run 386, ms: 0.405 against 0.448 at 256, 0.495 at 128 x 2). */
+     * where it fits). */
     int bt = 256;
     size_t smem = 0;
-    bool one = false; /* BT 128, one block per SM */
     {
         const char *eb = convt1d_env("CONVT1D_FUSED_BT");
         const int want = eb && eb[0] ? (atoi(eb) == 256 ? 256 : 128) : 0;
-        one = want == 128 && strcmp(eb, "128x1") == 0;
         FusedArgs t = a;
         const int64_t sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
         const int64_t tiles256 = P.batch * ((pr.out_length + 256 * (int64_t)a.s - 1) / (256 * (int64_t)a.s));
@@ -522,8 +519,6 @@ convt1d_status convt1d_fwd_phase_fused(const convt1d_problem &pr, const void *x,
         } else {
             smem = layout_any(128, a), bt = 128;
             if (!smem) return CONVT1D_ERROR_NOT_SUPPORTED;
-            const size_t alone = convt1d_smem_optin() / 2 + 1024; /* two blocks of this no longer fit an SM */
-            if (one && smem < alone) smem = alone;
         }
     }
     switch (pr.dtype) {

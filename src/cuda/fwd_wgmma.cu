@@ -435,9 +435,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * measured with them. */
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
     /* LEAN (Session 38): the stride-1 forward with TMA staging and direct stores only (rs_launch's rule, WgArgs::lean),
-     * compiled without the other input stagings, the staged epilogue and the phase-merged stores. Those are half of the
-     * kernel's instructions (TF32 64x2: 8472, against 4384 for run 165's kernel, whose KernelBench 74 TF32 ran 3% faster
-     * on the H200, run 384), and code that never runs has cost this kernel before (runs 359, 372). */
+     * compiled without the other input stagings, the staged epilogue and the phase-merged stores: 4904 instructions
+     * against 7696 in the 16-bit 64x2 pairs kernel. Instantiated there only (launch_rs_v): run 387 (H200, rotated in one
+     * process, ms, lean / full) KernelBench 74 fp16 0.423 / 0.435, bf16 0.411 / 0.418, its grad_input bf16 0.496 / 0.502;
+     * the other lean kernels built lost or tied: 16-bit 128x2 (KernelBench 64) fp16 1.171 / 1.092, bf16 1.122 / 1.064;
+     * TF32 64x2 (3264 instructions against 8472) KernelBench 74 0.579 / 0.579, its grad_input 0.857 / 0.826; TF32 128x2
+     * KernelBench 64 1.910 / 1.939. So code that never runs was not what held KernelBench 74 TF32 (run 384's 3% to run
+     * 165's kernel). */
     static_assert(!LEAN || (!BI && !RX && !VIEW && TY != WG_TF32X3 && PAIRS == (sizeof(T) == 2)),
                   "lean kernel: TF32 or 16-bit pairs, stride-1 forward");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
@@ -1804,9 +1808,9 @@ struct CachedPack {
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream, bool pdl) {
-    if constexpr (!BI && !VIEW && MQ == 2 && BR <= 128 && TY != WG_TF32X3)
+    if constexpr (!BI && !VIEW && MQ == 2 && BR == 64 && (TY == WG_F16 || TY == WG_BF16))
         if (a.lean)
-            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, TY != WG_TF32, false, false, true>>(
+            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, false, false, true>>(
                 dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
@@ -2196,12 +2200,12 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         a.rx_tr = (int)(all % grid);
         if ((int64_t)(a.rx_tq + 1) * a.nchunk > INT_MAX / 2) a.rx = 0;
     }
-    /* The lean kernel (fwd_wgmma_rs_kernel LEAN) where the launch needs nothing else: a stride-1 forward (or the stride-1
-     * grad_input, the forward on the adjoint weights) of 64x2 / 128x2 tiles, TMA boxes, direct stores, no RX, no view,
-     * position pairs in 16-bit. CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
+    /* The lean kernel (fwd_wgmma_rs_kernel LEAN, where it measured faster: 16-bit 64x2 tiles) wherever the launch needs
+     * nothing else: a stride-1 forward (or the stride-1 grad_input, the forward on the adjoint weights), TMA boxes,
+     * direct stores, position pairs, no view. CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
     const char *lv = convt1d_env("CONVT1D_WGMMA_RS_LEAN");
-    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.rx && !a.view && MQ == 2 && BR <= 128 &&
-             TY != WG_TF32X3 && (es == 4 || a.pairs) && !(lv && lv[0] == '0');
+    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 && BR == 64 && es == 2 &&
+             a.pairs && !(lv && lv[0] == '0');
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;

@@ -570,12 +570,11 @@ def fused_bt256_fits(c, half):
 
 
 # The fused forward's two tiles (Session 22), each forced (CONVT1D_FUSED_BT) on every layer it takes: 256 phase
-# positions where that tile fits in shared memory (128 otherwise), 128 everywhere, 128 at one block per SM (128x1,
-# Session 38: the same kernel, its shared-memory request padded); the kernel's instantiation named;
+# positions where that tile fits in shared memory (128 otherwise), 128 everywhere; the kernel's instantiation named;
 # rows sent between 128-byte boundaries where that fits (CONVT1D_FUSED_LINE=1; the default in TF32) and as each tile's
 # span (=0).
 @pytest.mark.parametrize("line", ["on", "off"])
-@pytest.mark.parametrize("bt", [128, 256, "128x1"])
+@pytest.mark.parametrize("bt", [128, 256])
 @pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
 @pytest.mark.parametrize("ci", range(len(FWD_FUSED)))
 def test_cuda_forward_fused_tile(ci, mode, tol, bt, line, monkeypatch):
