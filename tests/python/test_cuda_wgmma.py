@@ -482,9 +482,9 @@ def test_wgmma_dram_rich_defaults(ci, dtype, tf32, tol, rich, monkeypatch):
 # The lean register-A kernel (LEAN, Session 38): the stride-1 forward with TMA boxes and direct stores, compiled without
 # the other stagings, the staged epilogue and the phase-merged stores. Taken wherever it applies (16-bit 64x2 tiles
 # with position pairs; not TF32 nor 128-row tiles, where it lost), CONVT1D_WGMMA_RS_LEAN=0 the full kernel: y and the
-# stride-1 grad_input (the forward on the adjoint weights) equal bit for bit with either, within tolerance of float64,
-# and the kernel named. Edge tiles (an odd output length), channels past C_out in a row tile, bias, a half-empty last
-# chunk, and 128-row layers (never lean).
+# stride-1 grad_input (the forward on the adjoint weights; lean_kb74_like's grad_y rows, 16396 16-bit elements, come as
+# TMA boxes over pairs of rows) equal bit for bit with either, within tolerance of float64, and the kernel named. A last
+# partial tile, channels past C_out in a row tile, bias, a chunk of 40 channels, and 128-row layers (never lean).
 LEAN_SHAPES = [
     shape("lean_kb74_like", 4, 32, 64, 5, 16384, dilation=3, bias=False),
     shape("lean_edge_tiles", 2, 48, 64, 3, 16000, padding=1),
@@ -500,7 +500,7 @@ LEAN_SHAPES = [
 def test_wgmma_rs_lean(c, dtype, tol, tf32, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
-    monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")  # the H100's TF32 default is staged; RX only with staging off
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")  # on either card (the H100 stages TF32 stride-1 rows, with RX)
     monkeypatch.setenv("CONVT1D_WGMMA_RS_RX", "0")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
