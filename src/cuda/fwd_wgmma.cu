@@ -702,7 +702,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * 0.435, hifigan_up4 bf16 0.678 / 0.692, hifigan_up2 bf16 0.725 / 0.743, codec_dec_s5 bf16 0.292 / 0.297, the
      * stride-8 layers within 1%; but TF32 KernelBench 74 0.741 / 0.711 (its rounding adds then wait behind the
      * MMA issue instead of the loads), so fp32 keeps them in turn. */
-    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX;
+    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN; /* LEAN TF32: run 392 */
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -1808,9 +1808,9 @@ struct CachedPack {
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream, bool pdl) {
-    if constexpr (!BI && !VIEW && MQ == 2 && BR == 64 && (TY == WG_F16 || TY == WG_BF16))
+    if constexpr (!BI && !VIEW && MQ == 2 && BR == 64 && TY != WG_TF32X3)
         if (a.lean)
-            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, false, false, true>>(
+            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, TY != WG_TF32, false, false, true>>(
                 dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
@@ -2204,8 +2204,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * nothing else: a stride-1 forward (or the stride-1 grad_input, the forward on the adjoint weights), TMA boxes,
      * direct stores, position pairs, no view. CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
     const char *lv = convt1d_env("CONVT1D_WGMMA_RS_LEAN");
-    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 && BR == 64 && es == 2 &&
-             a.pairs && !(lv && lv[0] == '0');
+    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 && BR == 64 &&
+             TY != WG_TF32X3 && (es == 4 ? !a.rx : a.pairs) && !(lv && lv[0] == '0');
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
