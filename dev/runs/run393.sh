@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Run 393 (session 38, H200): the forward+backward record with library 392 (the lean register-A kernel on 64x2 tiles: the
+# forward and the stride-1 grad_input of KernelBench 74, TF32 with its fragments a k-step ahead), as run 390 with library 388.
+set -u
+export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
+R=$OUT/r; mkdir -p $R
+trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $R/gpu.txt
+mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_392.so.xz > /tmp/lib/libconvt1d.so
+bash scripts/build_torch_op.sh /tmp/lib > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
+export CONVT1D_LIBRARY=/tmp/lib/libconvt1d.so
+python3 -c "from convt1d import _ops; assert _ops.eager_op_cuda and _ops.eager_cached_op is not None, 'C++ op not loaded'" || exit 1
+timeout 170 python3 -m convt1d.bench --backward --modes fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd,fp32_bwd_input,fp32_bwd_weight,fp32_bwd_bias,fp32_strict_bwd_input,fp32_strict_bwd_weight,bf16_bwd_input,bf16_bwd_weight --budget-ms 60 --out $R/bench_bwd.json --plot $R/bench_bwd.png > $R/bench_bwd.txt 2>&1; echo "bench bwd exit $? ($SECONDS s)"; grep -E "geomean" $R/bench_bwd.txt; grep -E "^kernelbench_(64|74|79) +fp32_(fwd_bwd|bwd_input) " $R/bench_bwd.txt | cut -c1-100
