@@ -436,12 +436,11 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
     /* LEAN (Session 38): the stride-1 forward with TMA staging and direct stores only (rs_launch's rule, WgArgs::lean),
      * compiled without the other input stagings, the staged epilogue and the phase-merged stores: 4904 instructions
-     * against 7696 in the 16-bit 64x2 pairs kernel. Instantiated there only (launch_rs_v): run 387 (H200, rotated in one
-     * process, ms, lean / full) KernelBench 74 fp16 0.423 / 0.435, bf16 0.411 / 0.418, its grad_input bf16 0.496 / 0.502;
-     * the other lean kernels built lost or tied: 16-bit 128x2 (KernelBench 64) fp16 1.171 / 1.092, bf16 1.122 / 1.064;
-     * TF32 64x2 (3264 instructions against 8472) KernelBench 74 0.579 / 0.579, its grad_input 0.857 / 0.826; TF32 128x2
-     * KernelBench 64 1.910 / 1.939. So code that never runs was not what held KernelBench 74 TF32 (run 384's 3% to run
-     * 165's kernel). */
+     * against 7696 in the 16-bit 64x2 pairs kernel, 3264 against 8472 in TF32 64x2. Instantiated for 64x2 tiles only
+     * (launch_rs_v). H200, rotated in one process, ms, lean / full: run 387, KernelBench 74 fp16 0.423 / 0.435, bf16
+     * 0.411 / 0.418, its grad_input bf16 0.496 / 0.502; TF32 0.579 / 0.579 (grad_input 0.857 / 0.826) until its
+     * fragments were loaded a k-step ahead (PREF below), run 392: 0.540 / 0.558, grad_input 0.743 / 0.801. The 128x2
+     * lean kernels lost or tied (run 387, KernelBench 64: fp16 1.171 / 1.092, bf16 1.122 / 1.064, TF32 1.910 / 1.939). */
     static_assert(!LEAN || (!BI && !RX && !VIEW && TY != WG_TF32X3 && PAIRS == (sizeof(T) == 2)),
                   "lean kernel: TF32 or 16-bit pairs, stride-1 forward");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
@@ -702,7 +701,10 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * 0.435, hifigan_up4 bf16 0.678 / 0.692, hifigan_up2 bf16 0.725 / 0.743, codec_dec_s5 bf16 0.292 / 0.297, the
      * stride-8 layers within 1%; but TF32 KernelBench 74 0.741 / 0.711 (its rounding adds then wait behind the
      * MMA issue instead of the loads), so fp32 keeps them in turn. */
-    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN; /* LEAN TF32: run 392 */
+    /* The lean TF32 kernel loads ahead too (run 392, above): in the full one, on the H200, the MMA loop holds 54% of
+     * KernelBench 74's stall samples, most of them the rounding adds waiting on their loads (run 391; run 215 had found
+     * loads ahead slower on the H100's full kernel, with RX off and the staged epilogue). */
+    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN;
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -2200,9 +2202,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         a.rx_tr = (int)(all % grid);
         if ((int64_t)(a.rx_tq + 1) * a.nchunk > INT_MAX / 2) a.rx = 0;
     }
-    /* The lean kernel (fwd_wgmma_rs_kernel LEAN, where it measured faster: 16-bit 64x2 tiles) wherever the launch needs
-     * nothing else: a stride-1 forward (or the stride-1 grad_input, the forward on the adjoint weights), TMA boxes,
-     * direct stores, position pairs, no view. CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
+    /* The lean kernel (fwd_wgmma_rs_kernel LEAN, where it measured faster: 64x2 tiles) wherever the launch needs nothing
+     * else: a stride-1 forward (or the stride-1 grad_input, the forward on the adjoint weights), TMA boxes, direct stores,
+     * no view; position pairs in 16-bit, no RX in TF32 (so on the H200 class, whose TF32 stride-1 rows store directly
+     * without RX; the H100 stages them). CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
     const char *lv = convt1d_env("CONVT1D_WGMMA_RS_LEAN");
     a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 && BR == 64 &&
              TY != WG_TF32X3 && (es == 4 ? !a.rx : a.pairs) && !(lv && lv[0] == '0');
