@@ -2206,9 +2206,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * else: a stride-1 forward (or the stride-1 grad_input, the forward on the adjoint weights), TMA boxes, direct stores,
      * no view; position pairs in 16-bit, no RX in TF32 (so on the H200 class, whose TF32 stride-1 rows store directly
      * without RX; the H100 stages them). CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
-    const char *lv = convt1d_env("CONVT1D_WGMMA_RS_LEAN");
     a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 && BR == 64 &&
-             TY != WG_TF32X3 && (es == 4 ? !a.rx : a.pairs) && !(lv && lv[0] == '0');
+             TY != WG_TF32X3 && (es == 4 ? !a.rx : a.pairs) && !switch_off("CONVT1D_WGMMA_RS_LEAN");
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;

@@ -514,7 +514,9 @@ def test_wgmma_rs_lean(c, dtype, tol, tf32, monkeypatch):
         args = next((a for a in map(rs_kernel_args, names) if a), None)
         assert args is not None, names
         lean[v] = args[7:8] == ["true"]
-        gy = torch.randn(ys[v].shape, generator=gen).to(device="cuda", dtype=dtype) if v == "1" else gy
+    gy = torch.randn(ys["1"].shape, generator=gen).to(device="cuda", dtype=dtype)
+    for v in ("1", "0"):
+        monkeypatch.setenv("CONVT1D_WGMMA_RS_LEAN", v)
         gxs[v] = op(gy, x, w, *conv, [True, False, False])[0]
     want = c["Cout"] <= 64
     assert not lean["0"] and lean["1"] == want, lean
