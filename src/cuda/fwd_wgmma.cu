@@ -704,7 +704,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     /* The lean TF32 kernel loads ahead too (run 392, above): in the full one, on the H200, the MMA loop holds 54% of
      * KernelBench 74's stall samples, most of them the rounding adds waiting on their loads (run 391; run 215 had found
      * loads ahead slower on the H100's full kernel, with RX off and the staged epilogue). */
-    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN;
+    constexpr bool PREF = HALF ? LEAN || !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN;
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -1719,6 +1719,12 @@ bool switch_off(const char *name) {
     return v && v[0] == '0';
 }
 
+/* A trial switch set to 1 (A/B of a form not taken by default). */
+bool switch_on(const char *name) {
+    const char *v = convt1d_env(name);
+    return v && v[0] == '1';
+}
+
 bool pdl_on() { return !switch_off("CONVT1D_WGMMA_PDL"); }
 
 /* CONVT1D_WGMMA_PACK=0: the forward's weights packed by the scalar transpose (wgmma_transpose_kernel<TY, true>), not
@@ -1810,7 +1816,7 @@ struct CachedPack {
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream, bool pdl) {
-    if constexpr (!BI && !VIEW && MQ == 2 && BR == 64 && TY != WG_TF32X3)
+    if constexpr (!BI && !VIEW && MQ == 2 && (BR == 64 || BR == 128) && TY != WG_TF32X3)
         if (a.lean)
             return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, TY != WG_TF32, false, false, true>>(
                 dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
@@ -2206,8 +2212,9 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * else: a stride-1 forward (or the stride-1 grad_input, the forward on the adjoint weights), TMA boxes, direct stores,
      * no view; position pairs in 16-bit, no RX in TF32 (so on the H200 class, whose TF32 stride-1 rows store directly
      * without RX; the H100 stages them). CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
-    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 && BR == 64 &&
-             TY != WG_TF32X3 && (es == 4 ? !a.rx : a.pairs) && !switch_off("CONVT1D_WGMMA_RS_LEAN");
+    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 &&
+             (BR == 64 || (BR == 128 && (es == 4 || switch_on("CONVT1D_WGMMA_RS_LEAN128")))) && TY != WG_TF32X3 &&
+             (es == 4 ? !a.rx : a.pairs) && !switch_off("CONVT1D_WGMMA_RS_LEAN");
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
