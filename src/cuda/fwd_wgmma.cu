@@ -436,11 +436,13 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     static_assert(!RX || (TY == WG_TF32 && !BI), "rounded input boxes: TF32 forward only");
     /* LEAN (Session 38): the stride-1 forward with TMA staging and direct stores only (rs_launch's rule, WgArgs::lean),
      * compiled without the other input stagings, the staged epilogue and the phase-merged stores: 4904 instructions
-     * against 7696 in the 16-bit 64x2 pairs kernel, 3264 against 8472 in TF32 64x2. Instantiated for 64x2 tiles only
-     * (launch_rs_v). H200, rotated in one process, ms, lean / full: run 387, KernelBench 74 fp16 0.423 / 0.435, bf16
-     * 0.411 / 0.418, its grad_input bf16 0.496 / 0.502; TF32 0.579 / 0.579 (grad_input 0.857 / 0.826) until its
-     * fragments were loaded a k-step ahead (PREF below), run 392: 0.540 / 0.558, grad_input 0.743 / 0.801. The 128x2
-     * lean kernels lost or tied (run 387, KernelBench 64: fp16 1.171 / 1.092, bf16 1.122 / 1.064, TF32 1.910 / 1.939). */
+     * against 7696 in the 16-bit 64x2 pairs kernel, 3264 against 8472 in TF32 64x2. Instantiated for 64x2 tiles and
+     * TF32 128x2 (launch_rs_v). H200, rotated in one process, ms, lean / full: run 387, KernelBench 74 fp16 0.423 /
+     * 0.435, bf16 0.411 / 0.418, its grad_input bf16 0.496 / 0.502; TF32 0.579 / 0.579 (grad_input 0.857 / 0.826) until
+     * its fragments were loaded a k-step ahead (PREF below), run 392: 0.540 / 0.558, grad_input 0.743 / 0.801. The 128x2
+     * lean kernels lost or tied without PREF (run 387, KernelBench 64: fp16 1.171 / 1.092, bf16 1.122 / 1.064, TF32
+     * 1.910 / 1.939); with it (Session 39, run 394) TF32 1.777 / 1.816, grad_input 1.787 / 1.944, but the 16-bit 128x2
+     * lean kernels spill (32 bytes) and lost (fp16 1.251 / 1.089, bf16 1.242 / 1.083): not built. */
     static_assert(!LEAN || (!BI && !RX && !VIEW && TY != WG_TF32X3 && PAIRS == (sizeof(T) == 2)),
                   "lean kernel: TF32 or 16-bit pairs, stride-1 forward");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
@@ -704,7 +706,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     /* The lean TF32 kernel loads ahead too (run 392, above): in the full one, on the H200, the MMA loop holds 54% of
      * KernelBench 74's stall samples, most of them the rounding adds waiting on their loads (run 391; run 215 had found
      * loads ahead slower on the H100's full kernel, with RX off and the staged epilogue). */
-    constexpr bool PREF = HALF ? LEAN || !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN;
+    constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN;
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
         if constexpr (LDM && AL == 3) { /* ldmatrix (see LDM above) */
@@ -1719,12 +1721,6 @@ bool switch_off(const char *name) {
     return v && v[0] == '0';
 }
 
-/* A trial switch set to 1 (A/B of a form not taken by default). */
-bool switch_on(const char *name) {
-    const char *v = convt1d_env(name);
-    return v && v[0] == '1';
-}
-
 bool pdl_on() { return !switch_off("CONVT1D_WGMMA_PDL"); }
 
 /* CONVT1D_WGMMA_PACK=0: the forward's weights packed by the scalar transpose (wgmma_transpose_kernel<TY, true>), not
@@ -1816,7 +1812,7 @@ struct CachedPack {
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream, bool pdl) {
-    if constexpr (!BI && !VIEW && MQ == 2 && (BR == 64 || BR == 128) && TY != WG_TF32X3)
+    if constexpr (!BI && !VIEW && MQ == 2 && TY != WG_TF32X3 && (BR == 64 || (BR == 128 && TY == WG_TF32)))
         if (a.lean)
             return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, TY != WG_TF32, false, false, true>>(
                 dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
@@ -2208,12 +2204,14 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         a.rx_tr = (int)(all % grid);
         if ((int64_t)(a.rx_tq + 1) * a.nchunk > INT_MAX / 2) a.rx = 0;
     }
-    /* The lean kernel (fwd_wgmma_rs_kernel LEAN, where it measured faster: 64x2 tiles) wherever the launch needs nothing
-     * else: a stride-1 forward (or the stride-1 grad_input, the forward on the adjoint weights), TMA boxes, direct stores,
-     * no view; position pairs in 16-bit, no RX in TF32 (so on the H200 class, whose TF32 stride-1 rows store directly
-     * without RX; the H100 stages them). CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
+    /* The lean kernel (fwd_wgmma_rs_kernel LEAN, where it measured faster: 64x2 tiles, and TF32 128x2 tiles on the H200
+     * class) wherever the launch needs nothing else: a stride-1 forward (or the stride-1 grad_input, the forward on the
+     * adjoint weights), TMA boxes, direct stores, no view; position pairs in 16-bit, no RX in TF32 (so on the H200 class,
+     * whose TF32 stride-1 rows store directly without RX; the H100 stages its 64-row ones). The TF32 128x2 lean kernel
+     * (KernelBench 64) is unmeasured on the H100, where loads ahead lost in the full kernel (run 376): H200 class only.
+     * CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
     a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 &&
-             (BR == 64 || (BR == 128 && (es == 4 || switch_on("CONVT1D_WGMMA_RS_LEAN128")))) && TY != WG_TF32X3 &&
+             (BR == 64 || (BR == 128 && TY == WG_TF32 && convt1d_dram_rich())) && TY != WG_TF32X3 &&
              (es == 4 ? !a.rx : a.pairs) && !switch_off("CONVT1D_WGMMA_RS_LEAN");
     a.nb = 0;
     a.yvec = 0;

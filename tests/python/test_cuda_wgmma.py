@@ -481,12 +481,12 @@ def test_wgmma_dram_rich_defaults(ci, dtype, tf32, tol, rich, monkeypatch):
 
 # The lean register-A kernel (LEAN, Session 38): the stride-1 forward with TMA boxes and direct stores, compiled without
 # the other stagings, the staged epilogue and the phase-merged stores. Taken wherever it applies on 64x2 tiles (16-bit
-# with position pairs, TF32 without RX) and on TF32 128x2 tiles (Session 39); 16-bit 128x2 tiles only with
-# CONVT1D_WGMMA_RS_LEAN128=1 (where it lost). CONVT1D_WGMMA_RS_LEAN=0 the full kernel: y and the stride-1 grad_input
+# with position pairs, TF32 without RX) and on TF32 128x2 tiles of the H200 class (Session 39; CONVT1D_DRAM_RICH forces
+# either class). CONVT1D_WGMMA_RS_LEAN=0 the full kernel: y and the stride-1 grad_input
 # (the forward on the adjoint weights; lean_kb74_like's grad_y rows, 16396 16-bit elements, come as TMA boxes over pairs
 # of rows) equal bit for bit with either, within tolerance of float64, and the kernel named. A last partial tile,
-# channels past C_out in a row tile, bias, a chunk of 40 channels, and 128-row layers; each as picked, on a forced 128x2
-# tile, and on that tile with the 16-bit trial switch.
+# channels past C_out in a row tile, bias, a chunk of 40 channels, and 128-row layers; each as picked and on a forced
+# 128x2 tile.
 LEAN_SHAPES = [
     shape("lean_kb74_like", 4, 32, 64, 5, 16384, dilation=3, bias=False),
     shape("lean_edge_tiles", 2, 48, 64, 3, 16000, padding=1),
@@ -497,19 +497,18 @@ LEAN_SHAPES = [
 
 
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("tile", ["picked", "128x2", "128x2_lean128"])
+@pytest.mark.parametrize("rich", ["0", "1"])
+@pytest.mark.parametrize("tile", ["picked", "128x2"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
 @pytest.mark.parametrize("c", LEAN_SHAPES, ids=[c["name"] for c in LEAN_SHAPES])
-def test_wgmma_rs_lean(c, dtype, tol, tf32, tile, monkeypatch):
+def test_wgmma_rs_lean(c, dtype, tol, tf32, tile, rich, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
     monkeypatch.setenv("CONVT1D_WGMMA_RS_EPI", "direct")  # on either card (the H100 stages TF32 stride-1 rows, with RX)
     monkeypatch.setenv("CONVT1D_WGMMA_RS_RX", "0")
+    monkeypatch.setenv("CONVT1D_DRAM_RICH", rich)
     if tile != "picked":
         monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", "128x2")
-    lean128 = tile.endswith("lean128")
-    if lean128:
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_LEAN128", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     op = torch.ops.convt1d.conv_transpose1d_backward.default
@@ -528,7 +527,7 @@ def test_wgmma_rs_lean(c, dtype, tol, tf32, tile, monkeypatch):
     rows, mq = int(args[1]), int(args[2])  # the full kernel's tile (the same pick as the lean one's)
     if tile != "picked":
         assert (rows, mq) == (128, 2), args
-    want = mq == 2 and (rows == 64 or (rows == 128 and (dtype == torch.float32 or lean128)))
+    want = mq == 2 and (rows == 64 or (rows == 128 and dtype == torch.float32 and rich == "1"))
     assert not lean["0"] and lean["1"] == want, (lean, args)
     assert torch.equal(ys["1"], ys["0"]) and torch.equal(gxs["1"], gxs["0"])
     assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= tol
