@@ -411,11 +411,6 @@ __device__ __noinline__ void round_boxes_tf32(uint32_t full0, uint32_t rdy0, uin
 }
 #endif
 
-/* Two adjacent 32-bit words (addr 8-byte aligned): the TF32 position pairs' A loads. */
-__device__ __forceinline__ void lds_u32x2(uint32_t addr, uint32_t &v0, uint32_t &v1) {
-    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(addr));
-}
-
 template <int TY, int BR, int MQ, bool BI, bool PAIRS, bool VIEW, bool RX, bool LEAN = false>
 __global__ void __launch_bounds__(kThreadsRS, 1)
     fwd_wgmma_rs_kernel(const __grid_constant__ CUtensorMap tmx, const __grid_constant__ CUtensorMap tmw, WgArgs a) {
@@ -427,7 +422,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     /* PAIRS (16-bit forward, not BI): a warp's MMA rows g and g + 8 stand for positions 2g and 2g + 1 instead of
      * g and g + 8, so a thread holds neighbours: its A pairs come in one 32-bit load where the tap shift is even,
      * and its two outputs per row go out in one 32-bit store (whole 32-byte sectors per row and instruction). */
-    static_assert(!PAIRS || ((HALF || LEAN) && !BI), "position pairs: 16-bit forward or the lean TF32 forward");
+    static_assert(!PAIRS || (HALF && !BI), "position pairs: 16-bit forward only");
     /* RX (TF32 forward, TMA staging only: the host's rule, WgArgs::rx): the producer warpgroup's warps 1-3, idle while
      * warp 0's one thread issues the TMA copies, round each stage's input boxes to TF32 in place (+ half an ulp; the
      * MMA ignores the 13 low bits) and then arrive on the stage's ready barrier, which the consumers wait for after
@@ -448,7 +443,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * lean kernels lost or tied without PREF (run 387, KernelBench 64: fp16 1.171 / 1.092, bf16 1.122 / 1.064, TF32
      * 1.910 / 1.939); with it (Session 39, run 394) TF32 1.777 / 1.816, grad_input 1.787 / 1.944, but the 16-bit 128x2
      * lean kernels spill (32 bytes) and lost (fp16 1.251 / 1.089, bf16 1.242 / 1.083): not built. */
-    static_assert(!LEAN || (!BI && !RX && !VIEW && TY != WG_TF32X3 && (PAIRS || !HALF)),
+    static_assert(!LEAN || (!BI && !RX && !VIEW && TY != WG_TF32X3 && PAIRS == (sizeof(T) == 2)),
                   "lean kernel: TF32 or 16-bit pairs, stride-1 forward");
     constexpr int GP = PAIRS ? 2 : 1, HP = PAIRS ? 1 : 8; /* row g at position GP*g, row g + 8 HP positions on */
     constexpr int kBK = kRow / (int)sizeof(T); /* channels per chunk */
@@ -739,16 +734,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             return;
         }
         const uint32_t p = sp + xoff[mq] - sh * (int)sizeof(T) + kofs[kk] + cofs;
-        if constexpr (PAIRS && !HALF) {
-            /* TF32 pairs (lean kernel): positions 2g, 2g + 1 (rows g, g + 8 of the fragment) of channels t and t + 4 as
-             * two 8-byte loads where the tap shift keeps them 8-byte aligned (AL 1), else four 4-byte ones. */
-            if constexpr (AL == 1) {
-                lds_u32x2(p, r[0], r[1]);
-                lds_u32x2(p + hop, r[2], r[3]);
-            } else {
-                r[0] = lds_u32(p), r[1] = lds_u32(p + 4), r[2] = lds_u32(p + hop), r[3] = lds_u32(p + hop + 4);
-            }
-        } else if constexpr (PAIRS) {
+        if constexpr (PAIRS) {
             /* Positions 2g, 2g + 1 of a channel in one word where both channel rows' words are 4-byte aligned
              * (bulk-staged rows of odd length sit 2 (mod 4) bytes apart: then every load takes the 16-bit path). */
             if (AL == 1 || (AL == 2 && ((p | (uint32_t)rowb) & 2) == 0)) {
@@ -909,11 +895,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                      * and its branch leave the loads (run 163: a test, a branch and a reconvergence per load, 7% of
                      * the stall samples on KernelBench 64 bf16). CONVT1D_WGMMA_RS_HOIST=0: the test per load (A/B). */
                     if constexpr (PAIRS || (BI && HALF)) { /* BI: the one-word pairs are one answer per launch */
-                        const bool words = PAIRS ? (((sp - (uint32_t)(sh * (int)sizeof(T))) | (uint32_t)rowb) & (HALF ? 2u : 4u)) == 0
+                        const bool words = PAIRS ? (((sp - (uint32_t)(sh * (int)sizeof(T))) | (uint32_t)rowb) & 2) == 0
                                                  : a.pair32 != 0;
-                        /* The per-load test (A/B) in 16-bit only: in the TF32 pairs kernels it made ptxas serialize
-                         * the MMAs (C7520, "WG.AR in divergent path"). */
-                        if (HALF && !a.hoist)
+                        if (!a.hoist)
                             ksteps(std::integral_constant<int, 2>());
                         else if (words)
                             ksteps(std::integral_constant<int, 1>());
@@ -1090,7 +1074,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         if (BR <= 128 && fast) {
             T *yb = y + (((int64_t)n * (VIEW ? a.yn : a.cout) + co0 + 2 * t) * a.L_out + ob); /* row 2t, the thread's first output */
             if constexpr (PAIRS) {
-                if (((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & (2 * sizeof(T) - 1)) == 0) { /* every row's pair aligned */
+                if (((a.L_out | ob) & 1) == 0 && ((uintptr_t)y & 3) == 0) { /* every row's pair 4-byte aligned */
 #pragma unroll
                     for (int i = 0; i < BR / 8; ++i) {
 #pragma unroll
@@ -1100,13 +1084,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
                             const float bv = a.bias ? E::to_f(static_cast<const T *>(a.bias)[co]) : 0.f;
                             T *yr = yb + (int64_t)(i * 8 + u) * a.L_out;
 #pragma unroll
-                            for (int mq = 0; mq < MQ; ++mq) {
-                                const float v0 = acc[mq][4 * i + u] + bv, v1 = acc[mq][4 * i + 2 + u] + bv;
-                                if constexpr (HALF)
-                                    *reinterpret_cast<uint32_t *>(yr + 64 * mq) = E::pack2(v0, v1);
-                                else
-                                    *reinterpret_cast<float2 *>(yr + 64 * mq) = make_float2(v0, v1);
-                            }
+                            for (int mq = 0; mq < MQ; ++mq)
+                                *reinterpret_cast<uint32_t *>(yr + 64 * mq) = E::pack2(acc[mq][4 * i + u] + bv, acc[mq][4 * i + 2 + u] + bv);
                         }
                     }
                     continue;
@@ -1833,14 +1812,10 @@ struct CachedPack {
 template <int TY, int BR, int MQ, bool BI, bool VIEW>
 cudaError_t launch_rs_v(const CUtensorMap &tmx, const CUtensorMap &tmw, const WgArgs &a, unsigned grid, int smem,
                         cudaStream_t stream, bool pdl) {
-    if constexpr (!BI && !VIEW && MQ == 2 && TY != WG_TF32X3 && (BR == 64 || (BR == 128 && TY == WG_TF32))) {
-        if (a.lean && TY == WG_TF32 && a.pairs)
-            return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, false, false, true>>(
-                dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
+    if constexpr (!BI && !VIEW && MQ == 2 && TY != WG_TF32X3 && (BR == 64 || (BR == 128 && TY == WG_TF32)))
         if (a.lean)
             return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, TY != WG_TF32, false, false, true>>(
                 dim3(grid), kThreadsRS, smem, stream, pdl, tmx, tmw, a);
-    }
     if constexpr (!BI && (TY == WG_F16 || TY == WG_BF16))
         if (a.pairs)
             return launch_big_smem_pdl<fwd_wgmma_rs_kernel<TY, BR, MQ, false, true, VIEW, false>>(dim3(grid), kThreadsRS, smem, stream, pdl,
@@ -2359,8 +2334,8 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
          * KernelBench 74 (dilation 3, odd tap shifts: a test per load) 0.58 -> 0.67; with the word test one per
          * tap (run 166) 74 gains too: fp16 0.444 -> 0.430, bf16 0.435 -> 0.424, grad_input 1%. Phase-merged
          * layers (ps > 1, outputs ps apart) are slower with pairs. CONVT1D_WGMMA_RS_PAIRS=0 turns them off. */
-        const char *pv = convt1d_env("CONVT1D_WGMMA_RS_PAIRS"), *p32 = convt1d_env("CONVT1D_WGMMA_RS_PAIRS32");
-        a.pairs = (es == 2 || (TY == WG_TF32 && p32 && p32[0] == '1')) && a.ps == 1 && P.stride == 1 && !(pv && pv[0] == '0');
+        const char *pv = convt1d_env("CONVT1D_WGMMA_RS_PAIRS");
+        a.pairs = es == 2 && a.ps == 1 && P.stride == 1 && !(pv && pv[0] == '0');
     }
     /* Input staging: TMA where it can address the rows (x 16-byte aligned, rows a 16-byte multiple); else
      * one bulk copy per box row (x 16-byte aligned). CONVT1D_WGMMA_RS_BULK=1 takes the bulk copies even
@@ -2390,9 +2365,6 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
             a.xg = xg;
         if (gv && gv[0] == '1' && !tma_ok && a.xg == 1) return CONVT1D_ERROR_NOT_SUPPORTED;
     }
-    /* TF32 pairs load 8-byte words at offsets the tap test cannot see: a grouped box's column shift (kofs) is odd in
-     * elements where L is. */
-    if (es == 4 && a.xg > 1 && (L & 1)) a.pairs = 0;
     if (a.xg > 1) {
         a.xstage = XS_TMA;
         a.kskip = 0; /* a chunk's channels are spread over its rows */

@@ -533,48 +533,6 @@ def test_wgmma_rs_lean(c, dtype, tol, tf32, tile, rich, monkeypatch):
     assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= tol
 
 
-# TF32 position pairs in the lean kernel (CONVT1D_WGMMA_RS_PAIRS32=1, Session 39 trial): fragment rows g and g + 8 stand
-# for positions 2g and 2g + 1, so a thread's A pairs come in one 8-byte load where the tap shift is even and its two
-# outputs per row go out in one 8-byte store. y and the stride-1 grad_input equal bit for bit with pairs on and off (the
-# same products summed in the same order), the pairs kernel named where the lean one runs. Odd tap shifts (dilation 3),
-# a last partial tile, bias, and grad_y rows TMA cannot take (grouped boxes: 5002 values, pairs kept; 5003, odd, where
-# the grouped column shift is odd: pairs off).
-PAIRS32_SHAPES = LEAN_SHAPES + [
-    shape("pairs32_grouped_even", 2, 64, 64, 3, 5000, bias=False),
-    shape("pairs32_grouped_odd", 2, 64, 64, 3, 5001, bias=False),
-]
-
-
-@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("tile", ["picked", "128x2", "64x2"])
-@pytest.mark.parametrize("c", PAIRS32_SHAPES, ids=[c["name"] for c in PAIRS32_SHAPES])
-def test_wgmma_rs_tf32_pairs(c, tile, monkeypatch):
-    torch.backends.cudnn.allow_tf32 = True
-    for k, v in (("CONVT1D_WGMMA_RS", "1"), ("CONVT1D_WGMMA_RS_EPI", "direct"), ("CONVT1D_WGMMA_RS_RX", "0"),
-                 ("CONVT1D_DRAM_RICH", "1")):
-        monkeypatch.setenv(k, v)
-    if tile != "picked":
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_TILE", tile)
-    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
-    x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
-    op = torch.ops.convt1d.conv_transpose1d_backward.default
-    conv = (c["stride"], c["padding"], c["output_padding"], c["groups"], c["dilation"])
-    ys, gxs, args = {}, {}, {}
-    for v in ("1", "0"):
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS32", v)
-        ys[v], names = profiled_forward(x, w, b, c)
-        args[v] = next((a for a in map(rs_kernel_args, names) if a), None)
-        assert args[v] is not None, names
-    gy = torch.randn(ys["1"].shape, generator=gen).to(device="cuda")
-    for v in ("1", "0"):
-        monkeypatch.setenv("CONVT1D_WGMMA_RS_PAIRS32", v)
-        gxs[v] = op(gy, x, w, *conv, [True, False, False])[0]
-    lean = args["1"][7:8] == ["true"]
-    assert args["1"][4] == ("true" if lean else "false") and args["0"][4] == "false", args
-    assert torch.equal(ys["1"], ys["0"]) and torch.equal(gxs["1"], gxs["0"])
-    assert torch.isfinite(ys["1"]).all() and rel_err(ys["1"], ref(x, w, b, c)) <= 5e-3
-
-
 # Consecutive ldmatrix taps (16-bit): a tap whose shift is a multiple of 8 positions takes its A fragments with
 # ldmatrix, issued before the previous tap's last MMA has retired. Two such taps in a row (tap step dj a multiple of 8:
 # dilation at stride 1, dilation / stride in the one-phase view) are where ptxas gave the new loads that MMA's
