@@ -705,7 +705,9 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
      * MMA issue instead of the loads), so fp32 keeps them in turn. */
     /* The lean TF32 kernel loads ahead too (run 392, above): in the full one, on the H200, the MMA loop holds 54% of
      * KernelBench 74's stall samples, most of them the rounding adds waiting on their loads (run 391; run 215 had found
-     * loads ahead slower on the H100's full kernel, with RX off and the staged epilogue). */
+     * loads ahead slower on the H100's full kernel, with RX off and the staged epilogue), its 128x2 build as well (run
+     * 394, KernelBench 64 TF32, above). The 16-bit 128x2 pairs kernels keep their loads in turn even when lean: loads
+     * ahead spilled there too (run 394). */
     constexpr bool PREF = HALF ? !(MQ == 2 && BR == 128 && (PAIRS || BI)) : RX || LEAN;
     auto lds_a = [&](uint32_t sp, int mq, int sh, int kk, uint32_t(&r)[8], auto al_const) {
         [[maybe_unused]] constexpr int AL = decltype(al_const)::value;
