@@ -482,11 +482,10 @@ def test_wgmma_dram_rich_defaults(ci, dtype, tf32, tol, rich, monkeypatch):
 # The lean register-A kernel (LEAN, Session 38): the stride-1 forward with TMA boxes and direct stores, compiled without
 # the other stagings, the staged epilogue and the phase-merged stores. Taken wherever it applies on 64x2 tiles (16-bit
 # with position pairs, TF32 without RX) and on TF32 128x2 tiles of the H200 class (Session 39; CONVT1D_DRAM_RICH forces
-# either class). CONVT1D_WGMMA_RS_LEAN=0 the full kernel: y and the stride-1 grad_input
-# (the forward on the adjoint weights; lean_kb74_like's grad_y rows, 16396 16-bit elements, come as TMA boxes over pairs
-# of rows) equal bit for bit with either, within tolerance of float64, and the kernel named. A last partial tile,
-# channels past C_out in a row tile, bias, a chunk of 40 channels, and 128-row layers; each as picked and on a forced
-# 128x2 tile.
+# either class). CONVT1D_WGMMA_RS_LEAN=0 the full kernel: y and the stride-1 grad_input (the forward on the adjoint
+# weights; lean_kb74_like's grad_y rows, 16396 16-bit elements, come as TMA boxes over pairs of rows) equal bit for bit
+# with either, within tolerance of float64, and the kernel named. A last partial tile, channels past C_out in a row
+# tile, bias, a chunk of 40 channels, and 128-row layers; each as picked and on a forced 128x2 tile.
 LEAN_SHAPES = [
     shape("lean_kb74_like", 4, 32, 64, 5, 16384, dilation=3, bias=False),
     shape("lean_edge_tiles", 2, 48, 64, 3, 16000, padding=1),
