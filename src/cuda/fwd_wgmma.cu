@@ -52,7 +52,7 @@ constexpr int kThreads = 2 * 128 + 32;
 constexpr int kMaxSmem = kWgMaxSmem;
 constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
 constexpr int kWresMax = 64 * 1024;   /* register-A kernel: resident weights up to this by default ... */
-constexpr int kWresMax16 = 96 * 1024; /* ... and in the 16-bit forward (KernelBench 64: 96 KB, run 154) */
+constexpr int kWresMax16 = 96 * 1024; /* ... and in the 16-bit forward (KernelBench 64: 96 KB, run 154), TF32 stride 1 on the H200 class */
 
 struct WgArgs {
     const void *bias;
@@ -2147,7 +2147,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
     const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
-    const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : es == 2 && !BI ? kWresMax16 : kWresMax;
+    /* Resident weights up to kWresMax16 in the 16-bit forward and, on the H200 class, the TF32 stride-1 forward and
+     * grad_input (Session 39, runs 397-398: KernelBench 74's TF32 grad_input, 80 KB, resident / per stage 0.749 / 0.814
+     * and 0.746 / 0.765 ms; the one suite layer between the limits). */
+    const bool wres_big = es == 2 ? !BI : TY == WG_TF32 && !BI && a.ps == 1 && a.os == 1 && convt1d_dram_rich();
+    const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : wres_big ? kWresMax16 : kWresMax;
     for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
         a.joint = jt;
         /* two warpgroups' tiles, or (joint) one of twice the columns */
