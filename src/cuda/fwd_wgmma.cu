@@ -2128,6 +2128,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * (hifigan_up3 0.617-0.622 / 0.660-0.664, hifigan_up4 0.600-0.609 / 0.692-0.696, grouped_g4 0.578-0.589 /
      * 0.616-0.619; codec_dec_s5, stride 5, loses: 0.232-0.241 / 0.220-0.228). */
     const bool rich = convt1d_dram_rich();
+    const bool fwd_s1 = !BI && a.ps == 1 && a.os == 1; /* a stride-1 forward (or the stride-1 grad_input) */
     const bool stg_dflt = BI || (a.ps == 1 ? es == 4 && !(rich && TY == WG_TF32) : !a.ypair && !(rich && es == 2 && a.ps == 2));
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : stg_dflt);
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
@@ -2147,11 +2148,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const bool pp_forced = ppv && ppv[0] == '1';
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
-    const bool joint_try = a.joint && !BI && a.ps == 1 && a.os == 1 && stg_ok && !pp_forced;
+    const bool joint_try = a.joint && fwd_s1 && stg_ok && !pp_forced;
     /* Resident weights up to kWresMax16 in the 16-bit forward and, on the H200 class, the TF32 stride-1 forward and
      * grad_input (Session 39, runs 397-398: KernelBench 74's TF32 grad_input, 80 KB, resident / per stage 0.749 / 0.814
      * and 0.746 / 0.765 ms; the one suite layer between the limits). */
-    const bool wres_big = es == 2 ? !BI : TY == WG_TF32 && !BI && a.ps == 1 && a.os == 1 && convt1d_dram_rich();
+    const bool wres_big = es == 2 ? !BI : TY == WG_TF32 && fwd_s1 && rich;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : wres_big ? kWresMax16 : kWresMax;
     for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
         a.joint = jt;
@@ -2160,7 +2161,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
         stg_bytes = (a.joint ? 1 : 2) * a.R * spitch * es;
         /* One-phase layers: no ping-pong by default (run 218, KernelBench 79 strict 0.728 with, 0.658 without). */
         const bool fwd_short = TY == WG_TF32 && !BI && a.ps > 1 && a.os == 1 && (int64_t)a.cin * a.T <= 384;
-        for (int p = a.joint ? 0 : rs_pingpong(MQ, !BI && a.ps == 1 && a.os == 1, fwd_short); p >= 0 && pick < 0; --p) {
+        for (int p = a.joint ? 0 : rs_pingpong(MQ, fwd_s1, fwd_short); p >= 0 && pick < 0; --p) {
             const int64_t tiles = (int64_t)(p ? a.q_tiles_pp : a.q_tiles) * a.r_tiles * a.N;
             grid = tiles < convt1d_sm_count() ? tiles : convt1d_sm_count();
             const bool wres_ok = grid >= a.r_tiles && wres_bytes <= wres_max && !(wv && wv[0] == '0');
@@ -2217,8 +2218,8 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * whose TF32 stride-1 rows store directly without RX; the H100 stages its 64-row ones). The TF32 128x2 lean kernel
      * (KernelBench 64) is unmeasured on the H100, where loads ahead lost in the full kernel (run 376): H200 class only.
      * CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
-    a.lean = !BI && a.ps == 1 && a.os == 1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 &&
-             (BR == 64 || (BR == 128 && TY == WG_TF32 && convt1d_dram_rich())) && TY != WG_TF32X3 &&
+    a.lean = fwd_s1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 &&
+             (BR == 64 || (BR == 128 && TY == WG_TF32 && rich)) && TY != WG_TF32X3 &&
              (es == 4 ? !a.rx : a.pairs) && !switch_off("CONVT1D_WGMMA_RS_LEAN");
     a.nb = 0;
     a.yvec = 0;
