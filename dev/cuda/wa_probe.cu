@@ -1,0 +1,217 @@
+/* Weights as the wgmma A operand, x transposed in shared memory as B (session 40): a probe of the stride-1 TF32
+ * forward in the other orientation.
+ *
+ * The register-A forward (src/cuda/fwd_wgmma.cu) puts output positions on M (64 per warpgroup) and C_out on N:
+ * every k-step loads its A fragment (x, shifted by the tap) from shared memory into registers and rounds it, and
+ * reads the weights as B from shared memory. At KernelBench 74 (C_out 64) that is 2 KB of A loads and 2 KB of B
+ * reads per 64x64x8 MMA, and the rounding adds wait on the loads (run 391: short scoreboard 15% of the samples).
+ * Here C_out is M (64 rows: the weights, resident in shared memory as A), positions are N (128 or 256 per MMA),
+ * and x is B: K-major with no swizzle, i.e. x_t[channel group of 4][position][4 channels], 16 bytes per position.
+ * A core matrix is then 8 consecutive positions x 16 bytes, so a tap's shift by any number of positions moves the
+ * descriptor's start by 16 bytes per position and keeps every core matrix intact: no per-tap copies, no loads
+ * into registers, 20 back-to-back MMAs per tile at KernelBench 74. The threads transpose (and round) x while
+ * writing it: each thread loads 4 channels x 4 positions (four 16-byte loads) and stores 4 positions x 4
+ * channels (four 16-byte stores), the next tile's loads in flight during this tile's MMAs. Several one-warpgroup
+ * blocks per SM overlap one another's loads, MMAs and stores, as many small programs do (session 20's probe: 96%
+ * of the copy for this traffic).
+ *
+ * Scope: stride 1, no padding, groups 1, C_out 64, C_in a multiple of 8 (template), fp32 in, TF32 MMAs (x and
+ * weights rounded to nearest as the library does), fp32 out. Called through wa_run() (ctypes, dev/python/wa_probe.py).
+ *
+ *   nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -gencode=arch=compute_90a,code=sm_90a -Xptxas -v \
+ *        -o /tmp/wa_probe.so dev/cuda/wa_probe.cu */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include "../../src/cuda/wgmma_ops.cuh"
+
+namespace {
+
+constexpr int M = 64; /* C_out: one wgmma M tile */
+
+__device__ __forceinline__ float rnd_tf32(float v) {
+    return __uint_as_float((__float_as_uint(v) + 0x1000u) & 0xffffe000u);
+}
+__device__ __forceinline__ uint32_t saddr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t sbo) {
+    return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
+}
+__device__ __forceinline__ float pick(float4 v, int j) {
+    float r = v.x;
+    r = j == 1 ? v.y : r;
+    r = j == 2 ? v.z : r;
+    r = j == 3 ? v.w : r;
+    return r;
+}
+
+template <int NP> struct Mma;
+template <> struct Mma<64> {
+    static __device__ __forceinline__ void run(float (&d)[32], uint64_t a, uint64_t b) { wgmma_ss_tf32_n64(d, a, b); }
+};
+template <> struct Mma<128> {
+    static __device__ __forceinline__ void run(float (&d)[64], uint64_t a, uint64_t b) { wgmma_ss_tf32_n128(d, a, b); }
+};
+template <> struct Mma<256> {
+    static __device__ __forceinline__ void run(float (&d)[128], uint64_t a, uint64_t b) { wgmma_ss_tf32_n256(d, a, b); }
+};
+
+struct Args {
+    const float *x, *w;
+    float *y;
+    int L, Lout, dil, halo, wp, tiles_per_n, tiles, swap, rot;
+};
+
+/* One warpgroup per block; a tile is all 64 output channels x NP positions of one sample. */
+template <int CIN, int T, int NP, int MINB>
+__global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
+    constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4;
+    extern __shared__ __align__(128) float sm[];
+    float *wsm = sm;            /* KS k-steps x (2 K-groups x 8 M-groups x 8 rows x 4) */
+    float *xsm = sm + KS * 512; /* CG x wp x 4 */
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int WQ = a.wp / 4, items = CG * WQ;
+    constexpr int IT = (CG * ((NP + 32) / 4) + 127) / 128; /* upper bound of items per thread (halo <= 28) */
+
+    for (int e = tid; e < KS * 512; e += 128) {
+        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
+        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
+        wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
+    }
+
+    float4 v[IT][4];
+    auto load = [&](int tile) {
+        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+        const int ws = (p0 - a.halo) & ~3;
+        const float *xb = a.x + (size_t)b * CIN * a.L;
+#pragma unroll
+        for (int u = 0; u < IT; u++) {
+            const int it = tid + u * 128;
+            if (it < items) {
+                const int cg = it / WQ, p = ws + 4 * (it % WQ);
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    const float *row = xb + (size_t)(4 * cg + i) * a.L;
+                    if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
+                        v[u][i] = __ldg(reinterpret_cast<const float4 *>(row + p));
+                    } else {
+                        v[u][i].x = (p + 0 >= 0 && p + 0 < a.L) ? row[p + 0] : 0.f;
+                        v[u][i].y = (p + 1 >= 0 && p + 1 < a.L) ? row[p + 1] : 0.f;
+                        v[u][i].z = (p + 2 >= 0 && p + 2 < a.L) ? row[p + 2] : 0.f;
+                        v[u][i].w = (p + 3 >= 0 && p + 3 < a.L) ? row[p + 3] : 0.f;
+                    }
+                }
+            }
+        }
+    };
+
+    int tile = blockIdx.x;
+    if (tile < a.tiles) load(tile);
+    const uint32_t wbase = saddr(wsm), xbase = saddr(xsm);
+    const uint32_t albo = a.swap ? 128 : 1024, asbo = a.swap ? 1024 : 128;
+    const uint32_t blbo = a.swap ? 128 : (uint32_t)a.wp * 16, bsbo = a.swap ? (uint32_t)a.wp * 16 : 128;
+
+    for (; tile < a.tiles; tile += gridDim.x) {
+        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+        const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
+        __syncthreads(); /* the previous tile's MMAs (every warp waited on them) no longer read xsm */
+#pragma unroll
+        for (int u = 0; u < IT; u++) {
+            const int it = tid + u * 128;
+            if (it < items) {
+                const int cg = it / WQ, w0 = 4 * (it % WQ);
+                const int r = a.rot ? (lane >> 1) & 3 : 0;
+#pragma unroll
+                for (int jj = 0; jj < 4; jj++) {
+                    const int j = (jj + r) & 3;
+                    float4 o;
+                    o.x = rnd_tf32(pick(v[u][0], j));
+                    o.y = rnd_tf32(pick(v[u][1], j));
+                    o.z = rnd_tf32(pick(v[u][2], j));
+                    o.w = rnd_tf32(pick(v[u][3], j));
+                    *reinterpret_cast<float4 *>(xsm + ((size_t)cg * a.wp + w0 + j) * 4) = o;
+                }
+            }
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncthreads();
+        if (tile + (int)gridDim.x < a.tiles) load(tile + gridDim.x); /* in flight during the MMAs */
+
+        float d[NP / 2];
+#pragma unroll
+        for (int i = 0; i < NP / 2; i++) d[i] = 0.f;
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int t = 0; t < T; t++) {
+#pragma unroll
+            for (int kb = 0; kb < KB; kb++) {
+                const uint64_t da = desc(wbase + (t * KB + kb) * 2048, albo, asbo);
+                const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+                Mma<NP>::run(d, da, desc(xb, blbo, bsbo));
+            }
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+
+        /* D fragment: row warp*16 + lane/4 (+8), columns 8j + 2(lane%4) (+1) */
+        const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
+        float *y0 = a.y + ((size_t)b * M + r0) * a.Lout + p0, *y1 = y0 + (size_t)8 * a.Lout;
+        const int lim = a.Lout - p0;
+        const bool vec = (a.Lout & 1) == 0;
+#pragma unroll
+        for (int j = 0; j < NP / 8; j++) {
+            const int c = 8 * j + c0;
+            if (vec && c + 1 < lim) {
+                *reinterpret_cast<float2 *>(y0 + c) = make_float2(d[4 * j + 0], d[4 * j + 1]);
+                *reinterpret_cast<float2 *>(y1 + c) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+            } else {
+                if (c < lim) { y0[c] = d[4 * j + 0]; y1[c] = d[4 * j + 2]; }
+                if (c + 1 < lim) { y0[c + 1] = d[4 * j + 1]; y1[c + 1] = d[4 * j + 3]; }
+            }
+        }
+    }
+}
+
+template <int CIN, int T, int NP, int MINB>
+int launch(const float *x, const float *w, float *y, int n, int L, int dil, int ctas, int swap, int rot,
+           cudaStream_t st) {
+    Args a;
+    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
+    if (a.halo > 28) return -2;
+    a.wp = (NP + a.halo + 3 + 7) & ~7;
+    a.tiles_per_n = (a.Lout + NP - 1) / NP;
+    a.tiles = n * a.tiles_per_n;
+    a.swap = swap; a.rot = rot;
+    const size_t smem = (size_t)(CIN / 8 * T * 512 + CIN / 4 * a.wp * 4) * sizeof(float);
+    auto k = wa_fwd<CIN, T, NP, MINB>;
+    if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
+    int dev = 0, sms = 0, occ = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, 128, smem);
+    if (occ < 1) return -4;
+    if (ctas <= 0 || ctas > occ) ctas = occ;
+    int grid = sms * ctas;
+    if (grid > a.tiles) grid = a.tiles;
+    k<<<grid, 128, smem, st>>>(a);
+    return cudaGetLastError() == cudaSuccess ? ctas : -5;
+}
+
+} // namespace
+
+/* Returns the blocks per SM launched (> 0), or < 0: -1 no such instantiation, -2 halo > 28, -3 shared memory,
+ * -4 no occupancy, -5 launch error. variant: NP (64 / 128 / 256) x 10 + blocks-per-SM bound of the build (1-4). */
+extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, int cout, int taps, int L, int dil,
+                      int variant, int ctas, int swap, int rot, void *stream) {
+    cudaStream_t st = (cudaStream_t)stream;
+    if (cout != M) return -1;
+#define WA_CASE(CIN, T, NP, MINB)                                                                          \
+    if (cin == CIN && taps == T && variant == NP * 10 + MINB)                                              \
+        return launch<CIN, T, NP, MINB>(x, w, y, n, L, dil, ctas, swap, rot, st);
+    WA_CASE(32, 5, 128, 3)
+    WA_CASE(32, 5, 128, 4)
+    WA_CASE(32, 5, 64, 4)
+    WA_CASE(32, 5, 256, 2)
+    WA_CASE(32, 3, 128, 3)
+    WA_CASE(16, 5, 128, 3)
+#undef WA_CASE
+    return -1;
+}

@@ -1,0 +1,106 @@
+"""Checks and times dev/cuda/wa_probe.cu (weights as wgmma A, x transposed in shared memory as B) against the
+library's forward and cuDNN in one process (session 40).
+
+    nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -gencode=arch=compute_90a,code=sm_90a \
+         -o /tmp/wa_probe.so dev/cuda/wa_probe.cu
+    python3 dev/python/wa_probe.py --lib /tmp/wa_probe.so [--rounds 3] [--out r.json]
+
+Correctness: fresh random x and w per case, y poisoned with NaN, relative error (max |y - ref| / max |ref|) against
+float64 beside the library's own TF32 error on the same inputs. Timing: convt1d.bench.time_kernel (do_bench
+median), every variant in rotated ABBA rounds (convt1d.bench.rotated_abba_times), plus a device-to-device copy.
+"""
+import argparse
+import ctypes
+import json
+import sys
+
+import torch
+import torch.nn.functional as F
+
+import convt1d
+from convt1d.bench import copy_bandwidth_gbps, rotated_abba_times, time_kernel
+
+KB74 = dict(n=32, cin=32, cout=64, k=5, L=131072, dil=3)
+CHECKS = [  # (n, cin, k, L, dil, variant): edges of the window (L % 4 != 0, short rows) and each instantiation
+    (3, 32, 5, 1000, 3, 1283), (2, 32, 5, 4097, 3, 1283), (2, 32, 5, 4099, 1, 1284), (2, 32, 5, 777, 7, 643),
+    (2, 32, 5, 5000, 2, 2562), (2, 32, 3, 3001, 2, 1283), (2, 16, 5, 2048, 3, 1283), (4, 32, 5, 100, 3, 1284),
+]
+VARIANTS = ["1283", "1284", "643", "2562", "1283r0"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--budget-ms", type=float, default=60.0)
+    ap.add_argument("--swap", type=int, default=0, help="exchange the descriptors' LBO and SBO")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    lib = ctypes.CDLL(args.lib)
+    lib.wa_run.restype = ctypes.c_int
+    lib.wa_run.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int] * 10 + [ctypes.c_void_p]
+    dev = torch.device("cuda")
+    torch.backends.cudnn.allow_tf32 = True
+    out = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, cudnn=torch.backends.cudnn.version(),
+               checks=[], timing={})
+
+    def run(x, w, y, n, cin, k, L, dil, variant, ctas=0, rot=1):
+        r = lib.wa_run(x.data_ptr(), w.data_ptr(), y.data_ptr(), n, cin, w.shape[1], k, L, dil, variant, ctas,
+                       args.swap, rot, torch.cuda.current_stream().cuda_stream)
+        if r <= 0:
+            raise RuntimeError(f"wa_run {variant}: {r}")
+        return r
+
+    def rel(a, ref):
+        return float((a.double() - ref).abs().max() / ref.abs().max())
+
+    bad = 0
+    for n, cin, k, L, dil, variant in CHECKS:
+        x = torch.randn(n, cin, L, device=dev)
+        w = torch.randn(cin, 64, k, device=dev) / (cin * k) ** 0.5
+        ref = F.conv_transpose1d(x.double(), w.double(), dilation=dil)
+        y = torch.full_like(ref, float("nan"), dtype=torch.float32)
+        run(x, w, y, n, cin, k, L, dil, variant)
+        torch.cuda.synchronize()
+        e = rel(y, ref) if not y.isnan().any() else float("nan")
+        el = rel(convt1d.conv_transpose1d(x, w, dilation=dil), ref)
+        ok = e == e and e < 3 * el + 1e-6
+        bad += not ok
+        rec = dict(n=n, cin=cin, k=k, L=L, dil=dil, variant=variant, rel_err=e, lib_rel_err=el, ok=ok)
+        out["checks"].append(rec)
+        print(f"check {rec}", flush=True)
+
+    s = KB74
+    x = torch.randn(s["n"], s["cin"], s["L"], device=dev)
+    w = torch.randn(s["cin"], s["cout"], s["k"], device=dev) / (s["cin"] * s["k"]) ** 0.5
+    ref = F.conv_transpose1d(x.double(), w.double(), dilation=s["dil"])
+    y = torch.full_like(ref, float("nan"), dtype=torch.float32)
+    del ref
+    names, fns = [], []
+    for v in VARIANTS:
+        rot = 0 if v.endswith("r0") else 1
+        vi = int(v.rstrip("r0") if v.endswith("r0") else v)
+        ctas = run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi, rot=rot)
+        names.append(f"wa{v}(x{ctas})")
+        fns.append(lambda vi=vi, rot=rot: run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi, rot=rot))
+    names += ["convt1d", "cudnn"]
+    fns += [lambda: convt1d.conv_transpose1d(x, w, dilation=s["dil"]),
+            lambda: F.conv_transpose1d(x, w, dilation=s["dil"])]
+    ts = rotated_abba_times(len(fns), lambda i: time_kernel(fns[i], dev, budget_ms=args.budget_ms),
+                            rounds=args.rounds)
+    gbps = copy_bandwidth_gbps(dev)
+    nbytes = (x.numel() + y.numel()) * 4
+    flop = 2 * s["n"] * s["cin"] * s["cout"] * s["k"] * s["L"]
+    for nm, t in zip(names, ts):
+        out["timing"][nm] = t
+        print(f"kb74 tf32 {nm:>14}: {t:.4f} ms  {nbytes / t / 1e6 / gbps * 100:5.1f}% of copy  "
+              f"{flop / t / 1e9:6.1f} TF/s  {ts[-1] / t:.2f}x cudnn", flush=True)
+    out["copy_gbps"] = gbps
+    if args.out:
+        json.dump(out, open(args.out, "w"), indent=1)
+    print(f"checks failed: {bad}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
