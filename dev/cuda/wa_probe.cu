@@ -58,6 +58,7 @@ struct Args {
     const float *x, *w;
     float *y;
     int L, Lout, dil, halo, wp, tiles_per_n, tiles, swap, rot;
+    int mode; /* timing probes: bit 0 no MMAs, bit 1 no x loads (the first tile's values reused), bit 2 no y stores */
 };
 
 /* One warpgroup per block; a tile is all 64 output channels x NP positions of one sample. */
@@ -105,6 +106,7 @@ __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
 
     int tile = blockIdx.x;
     if (tile < a.tiles) load(tile);
+    const bool do_mma = !(a.mode & 1), do_load = !(a.mode & 2), do_store = !(a.mode & 4);
     const uint32_t wbase = saddr(wsm), xbase = saddr(xsm);
     const uint32_t albo = a.swap ? 128 : 1024, asbo = a.swap ? 1024 : 128;
     const uint32_t blbo = a.swap ? 128 : (uint32_t)a.wp * 16, bsbo = a.swap ? (uint32_t)a.wp * 16 : 128;
@@ -133,29 +135,32 @@ __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
         }
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         __syncthreads();
-        if (tile + (int)gridDim.x < a.tiles) load(tile + gridDim.x); /* in flight during the MMAs */
+        if (do_load && tile + (int)gridDim.x < a.tiles) load(tile + gridDim.x); /* in flight during the MMAs */
 
         float d[NP / 2];
 #pragma unroll
         for (int i = 0; i < NP / 2; i++) d[i] = 0.f;
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        if (do_mma) {
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-        for (int t = 0; t < T; t++) {
+            for (int t = 0; t < T; t++) {
 #pragma unroll
-            for (int kb = 0; kb < KB; kb++) {
-                const uint64_t da = desc(wbase + (t * KB + kb) * 2048, albo, asbo);
-                const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                Mma<NP>::run(d, da, desc(xb, blbo, bsbo));
+                for (int kb = 0; kb < KB; kb++) {
+                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, albo, asbo);
+                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+                    Mma<NP>::run(d, da, desc(xb, blbo, bsbo));
+                }
             }
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         }
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 
         /* D fragment: row warp*16 + lane/4 (+8), columns 8j + 2(lane%4) (+1) */
         const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
         float *y0 = a.y + ((size_t)b * M + r0) * a.Lout + p0, *y1 = y0 + (size_t)8 * a.Lout;
         const int lim = a.Lout - p0;
         const bool vec = (a.Lout & 1) == 0;
+        if (!do_store && d[0] != 12345.f) continue;
 #pragma unroll
         for (int j = 0; j < NP / 8; j++) {
             const int c = 8 * j + c0;
@@ -172,14 +177,14 @@ __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
 
 template <int CIN, int T, int NP, int MINB>
 int launch(const float *x, const float *w, float *y, int n, int L, int dil, int ctas, int swap, int rot,
-           cudaStream_t st) {
+           int mode, cudaStream_t st) {
     Args a;
     a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
     if (a.halo > 28) return -2;
     a.wp = (NP + a.halo + 3 + 7) & ~7;
     a.tiles_per_n = (a.Lout + NP - 1) / NP;
     a.tiles = n * a.tiles_per_n;
-    a.swap = swap; a.rot = rot;
+    a.swap = swap; a.rot = rot; a.mode = mode;
     const size_t smem = (size_t)(CIN / 8 * T * 512 + CIN / 4 * a.wp * 4) * sizeof(float);
     auto k = wa_fwd<CIN, T, NP, MINB>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
@@ -200,12 +205,12 @@ int launch(const float *x, const float *w, float *y, int n, int L, int dil, int 
 /* Returns the blocks per SM launched (> 0), or < 0: -1 no such instantiation, -2 halo > 28, -3 shared memory,
  * -4 no occupancy, -5 launch error. variant: NP (64 / 128 / 256) x 10 + blocks-per-SM bound of the build (1-4). */
 extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, int cout, int taps, int L, int dil,
-                      int variant, int ctas, int swap, int rot, void *stream) {
+                      int variant, int ctas, int swap, int rot, int mode, void *stream) {
     cudaStream_t st = (cudaStream_t)stream;
     if (cout != M) return -1;
 #define WA_CASE(CIN, T, NP, MINB)                                                                          \
     if (cin == CIN && taps == T && variant == NP * 10 + MINB)                                              \
-        return launch<CIN, T, NP, MINB>(x, w, y, n, L, dil, ctas, swap, rot, st);
+        return launch<CIN, T, NP, MINB>(x, w, y, n, L, dil, ctas, swap, rot, mode, st);
     WA_CASE(32, 5, 128, 3)
     WA_CASE(32, 5, 128, 4)
     WA_CASE(32, 5, 64, 4)

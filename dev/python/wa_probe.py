@@ -25,7 +25,7 @@ CHECKS = [  # (n, cin, k, L, dil, variant): edges of the window (L % 4 != 0, sho
     (3, 32, 5, 1000, 3, 1283), (2, 32, 5, 4097, 3, 1283), (2, 32, 5, 4099, 1, 1284), (2, 32, 5, 777, 7, 644),
     (2, 32, 5, 5000, 2, 2562), (2, 32, 3, 3001, 2, 1283), (2, 16, 5, 2048, 3, 1283), (4, 32, 5, 100, 3, 1284),
 ]
-VARIANTS = ["1283", "1284", "644", "2562", "1283r0"]
+VARIANTS = ["1283", "1284", "644", "2562", "1283r0", "1283m1", "1283m2", "1283m4", "1283m6", "1283m3"]
 
 
 def main():
@@ -35,18 +35,19 @@ def main():
     ap.add_argument("--budget-ms", type=float, default=60.0)
     ap.add_argument("--swap", type=int, default=0, help="exchange the descriptors' LBO and SBO")
     ap.add_argument("--out")
+    ap.add_argument("--only", help="run this variant on KernelBench 74 three times and stop (for Nsight Compute)")
     args = ap.parse_args()
     lib = ctypes.CDLL(args.lib)
     lib.wa_run.restype = ctypes.c_int
-    lib.wa_run.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int] * 10 + [ctypes.c_void_p]
+    lib.wa_run.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int] * 11 + [ctypes.c_void_p]
     dev = torch.device("cuda")
     torch.backends.cudnn.allow_tf32 = True
     out = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, cudnn=torch.backends.cudnn.version(),
                checks=[], timing={})
 
-    def run(x, w, y, n, cin, k, L, dil, variant, ctas=0, rot=1):
+    def run(x, w, y, n, cin, k, L, dil, variant, ctas=0, rot=1, mode=0):
         r = lib.wa_run(x.data_ptr(), w.data_ptr(), y.data_ptr(), n, cin, w.shape[1], k, L, dil, variant, ctas,
-                       args.swap, rot, torch.cuda.current_stream().cuda_stream)
+                       args.swap, rot, mode, torch.cuda.current_stream().cuda_stream)
         if r <= 0:
             raise RuntimeError(f"wa_run {variant}: {r}")
         return r
@@ -55,7 +56,9 @@ def main():
         return float((a.double() - ref).abs().max() / ref.abs().max())
 
     bad = 0
-    for n, cin, k, L, dil, variant in CHECKS:
+    if args.only:
+        VARIANTS[:] = [args.only]
+    for n, cin, k, L, dil, variant in ([] if args.only else CHECKS):
         x = torch.randn(n, cin, L, device=dev)
         w = torch.randn(cin, 64, k, device=dev) / (cin * k) ** 0.5
         ref = F.conv_transpose1d(x.double(), w.double(), dilation=dil)
@@ -79,10 +82,17 @@ def main():
     names, fns = [], []
     for v in VARIANTS:
         rot = 0 if v.endswith("r0") else 1
-        vi = int(v[:-2] if rot == 0 else v)
-        ctas = run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi, rot=rot)
+        mode = int(v.split("m")[1]) if "m" in v else 0
+        vi = int(v[:4 if v.startswith(("128", "256")) else 3])
+        ctas = run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi, rot=rot, mode=mode)
         names.append(f"wa{v}(x{ctas})")
-        fns.append(lambda vi=vi, rot=rot: run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi, rot=rot))
+        fns.append(lambda vi=vi, rot=rot, mode=mode: run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi,
+                                                         rot=rot, mode=mode))
+        if args.only:
+            for _ in range(3):
+                fns[-1]()
+            torch.cuda.synchronize()
+            return 0
     names += ["convt1d", "cudnn"]
     fns += [lambda: convt1d.conv_transpose1d(x, w, dilation=s["dil"]),
             lambda: F.conv_transpose1d(x, w, dilation=s["dil"])]

@@ -17,3 +17,9 @@ if [ $rc -ne 0 ] && [ -n "${SWAP:-}" ]; then
   timeout 150 python3 dev/python/wa_probe.py --lib /tmp/wa_probe.so --rounds 1 --swap 1 --out $R/wa_swap.json > $R/wa_swap.txt 2>&1
   echo "probe swap exit $? ($SECONDS s)"; grep -E "ok': False|kb74|failed|Error|error" $R/wa_swap.txt | cut -c1-250 | head -30
 fi
+if [ -n "${NCU:-}" ]; then  # Nsight Compute of one variant (the second of its three launches)
+  timeout 150 ncu -k regex:wa_fwd -s 1 -c 1 --set full --import-source no -f -o /tmp/ncu_wa python3 dev/python/wa_probe.py --lib /tmp/wa_probe.so --only $NCU > $R/ncu.log 2>&1; echo "ncu exit $? ($SECONDS s)"
+  ncu -i /tmp/ncu_wa.ncu-rep --page details > $R/ncu_details.txt 2>&1
+  ncu -i /tmp/ncu_wa.ncu-rep --page source --csv --print-source sass > $R/ncu_sass.csv 2>&1; gzip $R/ncu_sass.csv
+  grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Issue Slots Busy|Eligible Warps|No Eligible|Registers Per|Achieved Occupancy" $R/ncu_details.txt | head -12
+fi
