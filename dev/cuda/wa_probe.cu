@@ -204,17 +204,19 @@ int launch(const float *x, const float *w, float *y, int n, int L, int dil, int 
  * warpgroup writes its accumulators to a shared-memory tile (row pitch NP + 4 floats: the fragment's 8-byte stores
  * take the minimum two wavefronts) and sends each row with one bulk copy, drained while its next tile computes.
  * Run 402 (the direct 8-byte fragment stores above) wrote y at ~1.36 TB/s alone (mode 3). */
-template <int CIN, int T, int NP, int NW>
+template <int CIN, int T, int NP, int NW, int PW>
 __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
-    constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, YP = NP + 4;
+    constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, TP = NP * PW, YP = TP + 4;
     extern __shared__ __align__(128) float sm[];
     const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, lane = tid & 31, warp = tid >> 5;
+    const int grp = wg / PW, h = wg % PW; /* PW warpgroups share a tile of PW x NP positions, h's part at h x NP */
     float *wsm = sm;
-    float *xsm = sm + KS * 512 + wg * (CG * a.wp * 4 + M * YP);
-    float *ysm = xsm + CG * a.wp * 4;
+    float *xsm = sm + KS * 512 + wg * (CG * a.wp * 4);
+    float *ysm = sm + KS * 512 + NW * (CG * a.wp * 4) + grp * (M * YP);
     const int WQ = a.wp / 4, items = CG * WQ;
     constexpr int IT = (CG * ((NP + 32) / 4) + 127) / 128;
-    auto wg_sync = [&]() { asm volatile("bar.sync %0, 128;" ::"r"(1 + wg) : "memory"); };
+    auto wg_sync = [&]() { asm volatile("bar.sync %0, %1;" ::"r"(1 + grp), "r"(128 * PW) : "memory"); };
+    const bool do_mma = !(a.mode & 1), do_load = !(a.mode & 2), do_store = !(a.mode & 4);
 
     for (int e = threadIdx.x; e < KS * 512; e += 128 * NW) {
         const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
@@ -224,7 +226,7 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
 
     float4 v[IT][4];
     auto load = [&](int tile) {
-        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * TP + h * NP;
         const int ws = (p0 - a.halo) & ~3;
         const float *xb = a.x + (size_t)b * CIN * a.L;
 #pragma unroll
@@ -248,8 +250,8 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
         }
     };
 
-    const int step = gridDim.x * NW;
-    int tile = blockIdx.x * NW + wg;
+    const int step = gridDim.x * (NW / PW);
+    int tile = blockIdx.x * (NW / PW) + grp;
     if (tile < a.tiles) load(tile);
     __syncthreads(); /* the weights */
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -259,8 +261,8 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
     const bool bulk_ok = ((a.Lout * 4) & 15) == 0;
 
     for (; tile < a.tiles; tile += step) {
-        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
-        const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
+        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * TP, ph = p0 + h * NP;
+        const int off = (ph - a.halo) - ((ph - a.halo) & ~3);
         wg_sync(); /* the previous tile's MMAs no longer read xsm */
 #pragma unroll
         for (int u = 0; u < IT; u++) {
@@ -282,71 +284,77 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
         }
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         wg_sync();
-        if (tile + step < a.tiles) load(tile + step); /* in flight during the MMAs */
+        if (do_load && tile + step < a.tiles) load(tile + step); /* in flight during the MMAs */
 
         float d[NP / 2];
 #pragma unroll
         for (int i = 0; i < NP / 2; i++) d[i] = 0.f;
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        if (do_mma) {
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-        for (int t = 0; t < T; t++) {
+            for (int t = 0; t < T; t++) {
 #pragma unroll
-            for (int kb = 0; kb < KB; kb++) {
-                const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
-                const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                Mma<NP>::run(d, da, desc(xb, blbo, 128));
+                for (int kb = 0; kb < KB; kb++) {
+                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
+                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+                    Mma<NP>::run(d, da, desc(xb, blbo, 128));
+                }
             }
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         }
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        if (!do_store) continue;
+        const bool issuer = h == 0 && tid < M;
 
-        if (tid < M) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ysm free again */
+        if (issuer) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ysm free again */
         wg_sync();
         {
             const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
 #pragma unroll
             for (int j = 0; j < NP / 8; j++) {
-                *reinterpret_cast<float2 *>(ysm + r0 * YP + 8 * j + c0) = make_float2(d[4 * j + 0], d[4 * j + 1]);
-                *reinterpret_cast<float2 *>(ysm + (r0 + 8) * YP + 8 * j + c0) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+                float *yr = ysm + r0 * YP + h * NP + 8 * j + c0;
+                *reinterpret_cast<float2 *>(yr) = make_float2(d[4 * j + 0], d[4 * j + 1]);
+                *reinterpret_cast<float2 *>(yr + 8 * YP) = make_float2(d[4 * j + 2], d[4 * j + 3]);
             }
         }
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         wg_sync();
-        const int n = min(NP, a.Lout - p0);
+        const int n = min(TP, a.Lout - p0);
         float *yt = a.y + (size_t)b * M * a.Lout + p0;
         if (bulk_ok && ((n * 4) & 15) == 0) {
-            if (tid < M) {
+            if (issuer) {
                 asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yt + (size_t)tid * a.Lout),
                              "r"(ybase + tid * YP * 4), "r"(n * 4) : "memory");
                 asm volatile("cp.async.bulk.commit_group;" ::: "memory");
             }
         } else {
-            for (int e = tid; e < M * NP; e += 128) {
-                const int r = e / NP, c = e % NP;
+            for (int e = tid + h * 128; e < M * TP; e += 128 * PW) {
+                const int r = e / TP, c = e % TP;
                 if (c < n) yt[(size_t)r * a.Lout + c] = ysm[r * YP + c];
             }
         }
     }
-    if (tid < M) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    if (h == 0 && tid < M) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-template <int CIN, int T, int NP, int NW>
-int launch_st(const float *x, const float *w, float *y, int n, int L, int dil, cudaStream_t st) {
+template <int CIN, int T, int NP, int NW, int PW>
+int launch_st(const float *x, const float *w, float *y, int n, int L, int dil, int mode, cudaStream_t st) {
     Args a;
     a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
     if (a.halo > 28) return -2;
     a.wp = (NP + a.halo + 3 + 7) & ~7;
-    a.tiles_per_n = (a.Lout + NP - 1) / NP;
+    a.tiles_per_n = (a.Lout + NP * PW - 1) / (NP * PW);
     a.tiles = n * a.tiles_per_n;
-    a.swap = 0; a.rot = 1; a.mode = 0;
-    const size_t smem = (size_t)(CIN / 8 * T * 512 + NW * (CIN / 4 * a.wp * 4 + M * (NP + 4))) * sizeof(float);
-    auto k = wa_fwd_st<CIN, T, NP, NW>;
+    a.swap = 0; a.rot = 1; a.mode = mode;
+    const size_t smem =
+        (size_t)(CIN / 8 * T * 512 + NW * (CIN / 4 * a.wp * 4) + NW / PW * M * (NP * PW + 4)) * sizeof(float);
+    auto k = wa_fwd_st<CIN, T, NP, NW, PW>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
     int dev = 0, sms = 0;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     int grid = sms;
-    if (grid * NW > a.tiles) grid = (a.tiles + NW - 1) / NW;
+    if (grid * (NW / PW) > a.tiles) grid = (a.tiles + NW / PW - 1) / (NW / PW);
     k<<<grid, 128 * NW, smem, st>>>(a);
     return cudaGetLastError() == cudaSuccess ? NW : -5;
 }
@@ -355,7 +363,7 @@ int launch_st(const float *x, const float *w, float *y, int n, int L, int dil, c
 
 /* Returns the blocks per SM launched (> 0), or < 0: -1 no such instantiation, -2 halo > 28, -3 shared memory,
  * -4 no occupancy, -5 launch error. variant: NP (64 / 128 / 256) x 10 + blocks-per-SM bound of the build (1-4), or
- * 90000 + 1000 x NW + NP for the staged kernel of NW warpgroups per block. */
+ * 100000 x PW + 90000 + 1000 x NW + NP for the staged kernel of NW warpgroups per block, PW of them per tile. */
 extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, int cout, int taps, int L, int dil,
                       int variant, int ctas, int swap, int rot, int mode, void *stream) {
     cudaStream_t st = (cudaStream_t)stream;
@@ -370,14 +378,18 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_CASE(32, 3, 128, 3)
     WA_CASE(16, 5, 128, 3)
 #undef WA_CASE
-#define WA_ST(CIN, T, NP, NW)                                                                              \
-    if (cin == CIN && taps == T && variant == 90000 + NW * 1000 + NP)                                      \
-        return launch_st<CIN, T, NP, NW>(x, w, y, n, L, dil, st);
-    WA_ST(32, 5, 128, 2)
-    WA_ST(32, 5, 128, 3)
-    WA_ST(32, 5, 64, 3)
-    WA_ST(32, 3, 128, 3)
-    WA_ST(16, 5, 128, 3)
+#define WA_ST(CIN, T, NP, NW, PW)                                                                          \
+    if (cin == CIN && taps == T && variant == 100000 * PW + 90000 + NW * 1000 + NP)                        \
+        return launch_st<CIN, T, NP, NW, PW>(x, w, y, n, L, dil, mode, st);
+    WA_ST(32, 5, 128, 2, 1)
+    WA_ST(32, 5, 128, 3, 1)
+    WA_ST(32, 5, 64, 3, 1)
+    WA_ST(32, 3, 128, 3, 1)
+    WA_ST(16, 5, 128, 3, 1)
+    WA_ST(32, 5, 128, 2, 2)
+    WA_ST(32, 5, 64, 4, 2)
+    WA_ST(32, 5, 64, 2, 2)
+    WA_ST(32, 5, 64, 4, 4)
 #undef WA_ST
     return -1;
 }
