@@ -379,7 +379,7 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_CASE(16, 5, 128, 3)
 #undef WA_CASE
 #define WA_ST(CIN, T, NP, NW, PW)                                                                          \
-    if (cin == CIN && taps == T && variant == 100000 * PW + 90000 + NW * 1000 + NP)                        \
+    if (cin == CIN && taps == T && variant == (PW > 1) * 100000 * PW + 90000 + NW * 1000 + NP)                     \
         return launch_st<CIN, T, NP, NW, PW>(x, w, y, n, L, dil, mode, st);
     WA_ST(32, 5, 128, 2, 1)
     WA_ST(32, 5, 128, 3, 1)
