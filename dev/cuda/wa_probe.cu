@@ -359,11 +359,201 @@ int launch_st(const float *x, const float *w, float *y, int n, int L, int dil, i
     return cudaGetLastError() == cudaSuccess ? NW : -5;
 }
 
+/* Warp-specialized form (run 402e showed the staged kernel's time = its stores alone + its loads and MMAs alone:
+ * each warpgroup runs transpose, MMAs and stores in turn, so the three barely overlap). Warpgroup 0 loads and
+ * transposes x into a ring of S stages (two tiles' loads in registers: tile i + 1's in flight while tile i is
+ * written); warpgroups 1 and 2 take the block's tiles in turn (ping-pong), each: wait for the stage, 20 MMAs, release
+ * it, stage its accumulators and send them by bulk copies (16 lanes of each warp issue a row each) while the other
+ * runs its MMAs. */
+__device__ __forceinline__ void mb_init(uint32_t b, int n) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(n) : "memory");
+}
+__device__ __forceinline__ void mb_arrive(uint32_t b) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+}
+__device__ __forceinline__ void mb_wait(uint32_t b, uint32_t parity) {
+    asm volatile("{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra W;\n}\n" ::"r"(b),
+                 "r"(parity) : "memory");
+}
+
+template <int CIN, int T, int NP, int S>
+__global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
+    constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, YP = NP + 4;
+    extern __shared__ __align__(128) float sm[];
+    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, lane = tid & 31, warp = tid >> 5;
+    const int xst = CG * a.wp * 4; /* floats per stage */
+    float *wsm = sm, *xsm = sm + KS * 512, *ysm = xsm + S * xst;
+    uint64_t *bars = reinterpret_cast<uint64_t *>(ysm + 2 * M * YP); /* full[S], empty[S] */
+    const uint32_t full0 = saddr(bars), empty0 = full0 + 8 * S;
+    const int ntiles = a.tiles > (int)blockIdx.x ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+
+    for (int e = threadIdx.x; e < KS * 512; e += 384) {
+        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
+        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
+        wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
+    }
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < S; i++) { mb_init(full0 + 8 * i, 128); mb_init(empty0 + 8 * i, 4); }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+
+    if (wg == 0) { /* producer: loads, transposes, rounds */
+        const int WQ = a.wp / 4, items = CG * WQ;
+        constexpr int IT = (CG * ((NP + 32) / 4) + 127) / 128;
+        float4 v[2][IT][4];
+        auto load = [&](float4 (&vv)[IT][4], int i) {
+            const int tile = blockIdx.x + i * gridDim.x;
+            const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+            const int ws = (p0 - a.halo) & ~3;
+            const float *xb = a.x + (size_t)b * CIN * a.L;
+#pragma unroll
+            for (int u = 0; u < IT; u++) {
+                const int it = tid + u * 128;
+                if (it < items) {
+                    const int cg = it / WQ, p = ws + 4 * (it % WQ);
+#pragma unroll
+                    for (int q = 0; q < 4; q++) {
+                        const float *row = xb + (size_t)(4 * cg + q) * a.L;
+                        if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
+                            vv[u][q] = __ldg(reinterpret_cast<const float4 *>(row + p));
+                        } else {
+                            vv[u][q].x = (p + 0 >= 0 && p + 0 < a.L) ? row[p + 0] : 0.f;
+                            vv[u][q].y = (p + 1 >= 0 && p + 1 < a.L) ? row[p + 1] : 0.f;
+                            vv[u][q].z = (p + 2 >= 0 && p + 2 < a.L) ? row[p + 2] : 0.f;
+                            vv[u][q].w = (p + 3 >= 0 && p + 3 < a.L) ? row[p + 3] : 0.f;
+                        }
+                    }
+                }
+            }
+        };
+        auto put = [&](float4 (&vv)[IT][4], int i) {
+            const int s = i % S;
+            mb_wait(empty0 + 8 * s, ((i / S) & 1) ^ 1);
+            float *xs = xsm + s * xst;
+#pragma unroll
+            for (int u = 0; u < IT; u++) {
+                const int it = tid + u * 128;
+                if (it < items) {
+                    const int cg = it / WQ, w0 = 4 * (it % WQ), r = (lane >> 1) & 3;
+#pragma unroll
+                    for (int jj = 0; jj < 4; jj++) {
+                        const int j = (jj + r) & 3;
+                        float4 o;
+                        o.x = rnd_tf32(pick(vv[u][0], j));
+                        o.y = rnd_tf32(pick(vv[u][1], j));
+                        o.z = rnd_tf32(pick(vv[u][2], j));
+                        o.w = rnd_tf32(pick(vv[u][3], j));
+                        *reinterpret_cast<float4 *>(xs + ((size_t)cg * a.wp + w0 + j) * 4) = o;
+                    }
+                }
+            }
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            mb_arrive(full0 + 8 * s);
+        };
+        if (ntiles > 0) load(v[0], 0);
+        for (int i = 0; i < ntiles; i += 2) {
+            if (i + 1 < ntiles) load(v[1], i + 1);
+            put(v[0], i);
+            if (i + 1 < ntiles) {
+                if (i + 2 < ntiles) load(v[0], i + 2);
+                put(v[1], i + 1);
+            }
+        }
+        return;
+    }
+
+    /* consumers */
+    const int c = wg - 1;
+    float *ys = ysm + c * M * YP;
+    const uint32_t wbase = saddr(wsm), ybase = saddr(ys), blbo = (uint32_t)a.wp * 16;
+    const bool bulk_ok = ((a.Lout * 4) & 15) == 0;
+    auto cs_sync = [&]() { asm volatile("bar.sync %0, 128;" ::"r"(1 + c) : "memory"); };
+    for (int i = c; i < ntiles; i += 2) {
+        const int tile = blockIdx.x + i * gridDim.x, s = i % S;
+        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+        const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
+        const uint32_t xbase = saddr(xsm + s * xst);
+        float d[NP / 2];
+#pragma unroll
+        for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
+        mb_wait(full0 + 8 * s, (i / S) & 1);
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int t = 0; t < T; t++) {
+#pragma unroll
+            for (int kb = 0; kb < KB; kb++) {
+                const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
+                const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+                Mma<NP>::run(d, da, desc(xb, blbo, 128));
+            }
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        if (lane == 0) mb_arrive(empty0 + 8 * s);
+
+        const bool issuer = lane < 16;
+        if (issuer) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free again */
+        cs_sync();
+        {
+            const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
+#pragma unroll
+            for (int j = 0; j < NP / 8; j++) {
+                float *yr = ys + r0 * YP + 8 * j + c0;
+                *reinterpret_cast<float2 *>(yr) = make_float2(d[4 * j + 0], d[4 * j + 1]);
+                *reinterpret_cast<float2 *>(yr + 8 * YP) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+            }
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        cs_sync();
+        const int n = min(NP, a.Lout - p0);
+        float *yt = a.y + (size_t)b * M * a.Lout + p0;
+        if (bulk_ok && ((n * 4) & 15) == 0) {
+            if (issuer) {
+                const int row = warp * 16 + lane;
+                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yt + (size_t)row * a.Lout),
+                             "r"(ybase + row * YP * 4), "r"(n * 4) : "memory");
+                asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            }
+        } else {
+            for (int e = tid; e < M * NP; e += 128) {
+                const int r = e / NP, cc = e % NP;
+                if (cc < n) yt[(size_t)r * a.Lout + cc] = ys[r * YP + cc];
+            }
+        }
+    }
+    if (lane < 16) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+template <int CIN, int T, int NP, int S>
+int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, cudaStream_t st) {
+    Args a;
+    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
+    if (a.halo > 28) return -2;
+    a.wp = (NP + a.halo + 3 + 7) & ~7;
+    a.tiles_per_n = (a.Lout + NP - 1) / NP;
+    a.tiles = n * a.tiles_per_n;
+    a.swap = 0; a.rot = 1; a.mode = 0;
+    const size_t smem =
+        (size_t)(CIN / 8 * T * 512 + S * (CIN / 4 * a.wp * 4) + 2 * M * (NP + 4)) * sizeof(float) + 16 * S;
+    auto k = wa_fwd_ws<CIN, T, NP, S>;
+    if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
+    int dev = 0, sms = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int grid = sms;
+    if (grid > a.tiles) grid = a.tiles;
+    k<<<grid, 384, smem, st>>>(a);
+    return cudaGetLastError() == cudaSuccess ? 1 : -5;
+}
+
 } // namespace
 
 /* Returns the blocks per SM launched (> 0), or < 0: -1 no such instantiation, -2 halo > 28, -3 shared memory,
  * -4 no occupancy, -5 launch error. variant: NP (64 / 128 / 256) x 10 + blocks-per-SM bound of the build (1-4), or
- * 100000 x PW + 90000 + 1000 x NW + NP for the staged kernel of NW warpgroups per block, PW of them per tile. */
+ * 100000 x PW + 90000 + 1000 x NW + NP for the staged kernel of NW warpgroups per block, PW of them per tile, or
+ * 80000 + 1000 x S + NP for the warp-specialized kernel with S stages. */
 extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, int cout, int taps, int L, int dil,
                       int variant, int ctas, int swap, int rot, int mode, void *stream) {
     cudaStream_t st = (cudaStream_t)stream;
@@ -391,5 +581,14 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_ST(32, 5, 64, 2, 2)
     WA_ST(32, 5, 64, 4, 4)
 #undef WA_ST
+#define WA_WS(CIN, T, NP, S)                                                                               \
+    if (cin == CIN && taps == T && variant == 80000 + S * 1000 + NP)                                       \
+        return launch_ws<CIN, T, NP, S>(x, w, y, n, L, dil, st);
+    WA_WS(32, 5, 128, 3)
+    WA_WS(32, 5, 128, 4)
+    WA_WS(32, 5, 64, 4)
+    WA_WS(32, 3, 128, 4)
+    WA_WS(16, 5, 128, 4)
+#undef WA_WS
     return -1;
 }
