@@ -376,14 +376,15 @@ __device__ __forceinline__ void mb_wait(uint32_t b, uint32_t parity) {
                  "r"(parity) : "memory");
 }
 
-template <int CIN, int T, int NP, int S>
+template <int CIN, int T, int NP, int S, int D>
 __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
     constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, YP = NP + 4;
     extern __shared__ __align__(128) float sm[];
     const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, lane = tid & 31, warp = tid >> 5;
     const int xst = CG * a.wp * 4; /* floats per stage */
     float *wsm = sm, *xsm = sm + KS * 512, *ysm = xsm + S * xst;
-    uint64_t *bars = reinterpret_cast<uint64_t *>(ysm + 2 * M * YP); /* full[S], empty[S] */
+    float *raw = ysm + 2 * M * YP; /* D > 0: D stages of cp.async copies, item-major: 4 channels x float4 per item */
+    uint64_t *bars = reinterpret_cast<uint64_t *>(raw + D * CG * a.wp * 4); /* full[S], empty[S] */
     const uint32_t full0 = saddr(bars), empty0 = full0 + 8 * S;
     const int ntiles = a.tiles > (int)blockIdx.x ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
 
@@ -452,6 +453,58 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             mb_arrive(full0 + 8 * s);
         };
+        if constexpr (D > 0) {
+            /* cp.async: each thread copies its own items of tile i into raw stage i % D, D tiles ahead, and later
+             * reads back only what it copied itself, so the producer needs no barrier of its own */
+            auto issue = [&](int i) {
+                if (i < ntiles) {
+                    const int tile = blockIdx.x + i * gridDim.x;
+                    const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+                    const int ws = (p0 - a.halo) & ~3;
+                    const float *xb = a.x + (size_t)b * CIN * a.L;
+                    const uint32_t rs = saddr(raw + (i % D) * xst);
+#pragma unroll
+                    for (int u = 0; u < IT; u++) {
+                        const int it = tid + u * 128;
+                        if (it < items) {
+                            const int cg = it / WQ, p = ws + 4 * (it % WQ);
+#pragma unroll
+                            for (int q = 0; q < 4; q++) {
+                                const float *row = xb + (size_t)(4 * cg + q) * a.L;
+                                const uint32_t dst = rs + (it * 4 + q) * 16;
+                                if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
+                                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(row + p) : "memory");
+                                } else {
+#pragma unroll
+                                    for (int e = 0; e < 4; e++) {
+                                        const bool in = p + e >= 0 && p + e < a.L;
+                                        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst + 4 * e),
+                                                     "l"(in ? row + p + e : a.x), "r"(in ? 4 : 0) : "memory");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                asm volatile("cp.async.commit_group;" ::: "memory");
+            };
+            for (int i = 0; i < D; i++) issue(i);
+            for (int i = 0; i < ntiles; i++) {
+                asm volatile("cp.async.wait_group %0;" ::"n"(D - 1) : "memory");
+                const float *rs = raw + (i % D) * xst;
+#pragma unroll
+                for (int u = 0; u < IT; u++) {
+                    const int it = tid + u * 128;
+                    if (it < items) {
+#pragma unroll
+                        for (int q = 0; q < 4; q++) v[0][u][q] = *reinterpret_cast<const float4 *>(rs + (it * 4 + q) * 4);
+                    }
+                }
+                issue(i + D);
+                put(v[0], i);
+            }
+            return;
+        }
         if (ntiles > 0) load(v[0], 0);
         for (int i = 0; i < ntiles; i += 2) {
             if (i + 1 < ntiles) load(v[1], i + 1);
@@ -526,7 +579,7 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
     if (lane < 16) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-template <int CIN, int T, int NP, int S>
+template <int CIN, int T, int NP, int S, int D>
 int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, cudaStream_t st) {
     Args a;
     a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
@@ -536,8 +589,8 @@ int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, c
     a.tiles = n * a.tiles_per_n;
     a.swap = 0; a.rot = 1; a.mode = 0;
     const size_t smem =
-        (size_t)(CIN / 8 * T * 512 + S * (CIN / 4 * a.wp * 4) + 2 * M * (NP + 4)) * sizeof(float) + 16 * S;
-    auto k = wa_fwd_ws<CIN, T, NP, S>;
+        (size_t)(CIN / 8 * T * 512 + (S + D) * (CIN / 4 * a.wp * 4) + 2 * M * (NP + 4)) * sizeof(float) + 16 * S;
+    auto k = wa_fwd_ws<CIN, T, NP, S, D>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
     int dev = 0, sms = 0;
     cudaGetDevice(&dev);
@@ -553,7 +606,7 @@ int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, c
 /* Returns the blocks per SM launched (> 0), or < 0: -1 no such instantiation, -2 halo > 28, -3 shared memory,
  * -4 no occupancy, -5 launch error. variant: NP (64 / 128 / 256) x 10 + blocks-per-SM bound of the build (1-4), or
  * 100000 x PW + 90000 + 1000 x NW + NP for the staged kernel of NW warpgroups per block, PW of them per tile, or
- * 80000 + 1000 x S + NP for the warp-specialized kernel with S stages. */
+ * 800000 + 10000 x D + 1000 x S + NP for the warp-specialized kernel with S stages (D > 0: x by cp.async, D raw stages). */
 extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, int cout, int taps, int L, int dil,
                       int variant, int ctas, int swap, int rot, int mode, void *stream) {
     cudaStream_t st = (cudaStream_t)stream;
@@ -581,14 +634,17 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_ST(32, 5, 64, 2, 2)
     WA_ST(32, 5, 64, 4, 4)
 #undef WA_ST
-#define WA_WS(CIN, T, NP, S)                                                                               \
-    if (cin == CIN && taps == T && variant == 80000 + S * 1000 + NP)                                       \
-        return launch_ws<CIN, T, NP, S>(x, w, y, n, L, dil, st);
-    WA_WS(32, 5, 128, 3)
-    WA_WS(32, 5, 128, 4)
-    WA_WS(32, 5, 64, 4)
-    WA_WS(32, 3, 128, 4)
-    WA_WS(16, 5, 128, 4)
+#define WA_WS(CIN, T, NP, S, D)                                                                            \
+    if (cin == CIN && taps == T && variant == 800000 + D * 10000 + S * 1000 + NP)                          \
+        return launch_ws<CIN, T, NP, S, D>(x, w, y, n, L, dil, st);
+    WA_WS(32, 5, 128, 3, 0)
+    WA_WS(32, 5, 128, 4, 0)
+    WA_WS(32, 5, 128, 2, 4)
+    WA_WS(32, 5, 128, 2, 3)
+    WA_WS(32, 5, 128, 3, 3)
+    WA_WS(32, 5, 64, 3, 6)
+    WA_WS(32, 3, 128, 2, 4)
+    WA_WS(16, 5, 128, 2, 4)
 #undef WA_WS
     return -1;
 }
