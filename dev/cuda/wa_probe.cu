@@ -457,7 +457,7 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
             /* cp.async: each thread copies its own items of tile i into raw stage i % D, D tiles ahead, and later
              * reads back only what it copied itself, so the producer needs no barrier of its own */
             auto issue = [&](int i) {
-                if (i < ntiles) {
+                if (i < ntiles && !(a.mode & 2)) {
                     const int tile = blockIdx.x + i * gridDim.x;
                     const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
                     const int ws = (p0 - a.halo) & ~3;
@@ -532,19 +532,22 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
 #pragma unroll
         for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
         mb_wait(full0 + 8 * s, (i / S) & 1);
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        if (!(a.mode & 1)) {
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-        for (int t = 0; t < T; t++) {
+            for (int t = 0; t < T; t++) {
 #pragma unroll
-            for (int kb = 0; kb < KB; kb++) {
-                const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
-                const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                Mma<NP>::run(d, da, desc(xb, blbo, 128));
+                for (int kb = 0; kb < KB; kb++) {
+                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
+                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+                    Mma<NP>::run(d, da, desc(xb, blbo, 128));
+                }
             }
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         }
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         if (lane == 0) mb_arrive(empty0 + 8 * s);
+        if (a.mode & 4) continue;
 
         const bool issuer = lane < 16;
         if (issuer) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free again */
@@ -580,7 +583,7 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
 }
 
 template <int CIN, int T, int NP, int S, int D>
-int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, cudaStream_t st) {
+int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, int mode, cudaStream_t st) {
     Args a;
     a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
     if (a.halo > 28) return -2;
@@ -590,6 +593,7 @@ int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, c
     a.swap = 0; a.rot = 1; a.mode = 0;
     const size_t smem =
         (size_t)(CIN / 8 * T * 512 + (S + D) * (CIN / 4 * a.wp * 4) + 2 * M * (NP + 4)) * sizeof(float) + 16 * S;
+    a.mode = mode;
     auto k = wa_fwd_ws<CIN, T, NP, S, D>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
     int dev = 0, sms = 0;
@@ -636,7 +640,7 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
 #undef WA_ST
 #define WA_WS(CIN, T, NP, S, D)                                                                            \
     if (cin == CIN && taps == T && variant == 800000 + D * 10000 + S * 1000 + NP)                          \
-        return launch_ws<CIN, T, NP, S, D>(x, w, y, n, L, dil, st);
+        return launch_ws<CIN, T, NP, S, D>(x, w, y, n, L, dil, mode, st);
     WA_WS(32, 5, 128, 3, 0)
     WA_WS(32, 5, 128, 4, 0)
     WA_WS(32, 5, 128, 2, 4)
