@@ -376,19 +376,20 @@ __device__ __forceinline__ void mb_wait(uint32_t b, uint32_t parity) {
                  "r"(parity) : "memory");
 }
 
-template <int CIN, int T, int NP, int S, int D>
-__global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
+template <int CIN, int T, int NP, int S, int D, int P>
+__global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
+    static_assert(D > 0 || P == 1, "two producer warpgroups need the cp.async path");
     constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, YP = NP + 4;
     extern __shared__ __align__(128) float sm[];
     const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, lane = tid & 31, warp = tid >> 5;
     const int xst = CG * a.wp * 4; /* floats per stage */
     float *wsm = sm, *xsm = sm + KS * 512, *ysm = xsm + S * xst;
     float *raw = ysm + 2 * M * YP; /* D > 0: D stages of cp.async copies, item-major: 4 channels x float4 per item */
-    uint64_t *bars = reinterpret_cast<uint64_t *>(raw + D * CG * a.wp * 4); /* full[S], empty[S] */
+    uint64_t *bars = reinterpret_cast<uint64_t *>(raw + P * D * CG * a.wp * 4); /* full[S], empty[S] */
     const uint32_t full0 = saddr(bars), empty0 = full0 + 8 * S;
     const int ntiles = a.tiles > (int)blockIdx.x ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
 
-    for (int e = threadIdx.x; e < KS * 512; e += 384) {
+    for (int e = threadIdx.x; e < KS * 512; e += 128 * (P + 2)) {
         const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
         const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
         wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
@@ -400,7 +401,7 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
 
-    if (wg == 0) { /* producer: loads, transposes, rounds */
+    if (wg < P) { /* producers (tiles wg, wg + P, ...): loads, transposes, rounds */
         const int WQ = a.wp / 4, items = CG * WQ;
         constexpr int IT = (CG * ((NP + 32) / 4) + 127) / 128;
         float4 v[2][IT][4];
@@ -456,13 +457,14 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
         if constexpr (D > 0) {
             /* cp.async: each thread copies its own items of tile i into raw stage i % D, D tiles ahead, and later
              * reads back only what it copied itself, so the producer needs no barrier of its own */
-            auto issue = [&](int i) {
+            auto issue = [&](int j) { /* this producer's j-th tile */
+                const int i = wg + j * P;
                 if (i < ntiles && !(a.mode & 2)) {
                     const int tile = blockIdx.x + i * gridDim.x;
                     const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
                     const int ws = (p0 - a.halo) & ~3;
                     const float *xb = a.x + (size_t)b * CIN * a.L;
-                    const uint32_t rs = saddr(raw + (i % D) * xst);
+                    const uint32_t rs = saddr(raw + (wg * D + j % D) * xst);
 #pragma unroll
                     for (int u = 0; u < IT; u++) {
                         const int it = tid + u * 128;
@@ -488,10 +490,11 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
                 }
                 asm volatile("cp.async.commit_group;" ::: "memory");
             };
-            for (int i = 0; i < D; i++) issue(i);
-            for (int i = 0; i < ntiles; i++) {
+            for (int j = 0; j < D; j++) issue(j);
+            for (int j = 0; wg + j * P < ntiles; j++) {
+                const int i = wg + j * P;
                 asm volatile("cp.async.wait_group %0;" ::"n"(D - 1) : "memory");
-                const float *rs = raw + (i % D) * xst;
+                const float *rs = raw + (wg * D + j % D) * xst;
 #pragma unroll
                 for (int u = 0; u < IT; u++) {
                     const int it = tid + u * 128;
@@ -500,7 +503,7 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
                         for (int q = 0; q < 4; q++) v[0][u][q] = *reinterpret_cast<const float4 *>(rs + (it * 4 + q) * 4);
                     }
                 }
-                issue(i + D);
+                issue(j + D);
                 put(v[0], i);
             }
             return;
@@ -518,7 +521,7 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
     }
 
     /* consumers */
-    const int c = wg - 1;
+    const int c = wg - P;
     float *ys = ysm + c * M * YP;
     const uint32_t wbase = saddr(wsm), ybase = saddr(ys), blbo = (uint32_t)a.wp * 16;
     const bool bulk_ok = ((a.Lout * 4) & 15) == 0;
@@ -565,7 +568,20 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
         cs_sync();
         const int n = min(NP, a.Lout - p0);
         float *yt = a.y + (size_t)b * M * a.Lout + p0;
-        if (bulk_ok && ((n * 4) & 15) == 0) {
+        if ((a.mode & 8) && (a.Lout & 3) == 0) { /* 16-byte stores: a warp writes 16 rows, 512 bytes per instruction */
+            for (int r = warp * 16; r < warp * 16 + 16; r++) {
+                for (int c4 = lane; 4 * c4 < n; c4 += 32) {
+                    const float4 val = *reinterpret_cast<const float4 *>(ys + r * YP + 4 * c4);
+                    if (4 * c4 + 3 < n) {
+                        *reinterpret_cast<float4 *>(yt + (size_t)r * a.Lout + 4 * c4) = val;
+                    } else {
+#pragma unroll
+                        for (int e = 0; e < 4; e++)
+                            if (4 * c4 + e < n) yt[(size_t)r * a.Lout + 4 * c4 + e] = pick(val, e);
+                    }
+                }
+            }
+        } else if (bulk_ok && ((n * 4) & 15) == 0) {
             if (issuer) {
                 const int row = warp * 16 + lane;
                 asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yt + (size_t)row * a.Lout),
@@ -582,7 +598,7 @@ __global__ void __launch_bounds__(384, 1) wa_fwd_ws(Args a) {
     if (lane < 16) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-template <int CIN, int T, int NP, int S, int D>
+template <int CIN, int T, int NP, int S, int D, int P>
 int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, int mode, cudaStream_t st) {
     Args a;
     a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
@@ -592,16 +608,16 @@ int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, i
     a.tiles = n * a.tiles_per_n;
     a.swap = 0; a.rot = 1; a.mode = 0;
     const size_t smem =
-        (size_t)(CIN / 8 * T * 512 + (S + D) * (CIN / 4 * a.wp * 4) + 2 * M * (NP + 4)) * sizeof(float) + 16 * S;
+        (size_t)(CIN / 8 * T * 512 + (S + P * D) * (CIN / 4 * a.wp * 4) + 2 * M * (NP + 4)) * sizeof(float) + 16 * S;
     a.mode = mode;
-    auto k = wa_fwd_ws<CIN, T, NP, S, D>;
+    auto k = wa_fwd_ws<CIN, T, NP, S, D, P>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
     int dev = 0, sms = 0;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     int grid = sms;
     if (grid > a.tiles) grid = a.tiles;
-    k<<<grid, 384, smem, st>>>(a);
+    k<<<grid, 128 * (P + 2), smem, st>>>(a);
     return cudaGetLastError() == cudaSuccess ? 1 : -5;
 }
 
@@ -610,7 +626,8 @@ int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, i
 /* Returns the blocks per SM launched (> 0), or < 0: -1 no such instantiation, -2 halo > 28, -3 shared memory,
  * -4 no occupancy, -5 launch error. variant: NP (64 / 128 / 256) x 10 + blocks-per-SM bound of the build (1-4), or
  * 100000 x PW + 90000 + 1000 x NW + NP for the staged kernel of NW warpgroups per block, PW of them per tile, or
- * 800000 + 10000 x D + 1000 x S + NP for the warp-specialized kernel with S stages (D > 0: x by cp.async, D raw stages). */
+ * 700000 + 100000 x P + 10000 x D + 1000 x S + NP for the warp-specialized kernel with P producer warpgroups and S
+ * stages (D > 0: x by cp.async, D raw stages per producer). Mode bit 3 (8): its y by 16-byte stores, not bulk copies. */
 extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, int cout, int taps, int L, int dil,
                       int variant, int ctas, int swap, int rot, int mode, void *stream) {
     cudaStream_t st = (cudaStream_t)stream;
@@ -638,17 +655,21 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_ST(32, 5, 64, 2, 2)
     WA_ST(32, 5, 64, 4, 4)
 #undef WA_ST
-#define WA_WS(CIN, T, NP, S, D)                                                                            \
-    if (cin == CIN && taps == T && variant == 800000 + D * 10000 + S * 1000 + NP)                          \
-        return launch_ws<CIN, T, NP, S, D>(x, w, y, n, L, dil, mode, st);
-    WA_WS(32, 5, 128, 3, 0)
-    WA_WS(32, 5, 128, 4, 0)
-    WA_WS(32, 5, 128, 2, 4)
-    WA_WS(32, 5, 128, 2, 3)
-    WA_WS(32, 5, 128, 3, 3)
-    WA_WS(32, 5, 64, 3, 6)
-    WA_WS(32, 3, 128, 2, 4)
-    WA_WS(16, 5, 128, 2, 4)
+#define WA_WS(CIN, T, NP, S, D, P)                                                                         \
+    if (cin == CIN && taps == T && variant == 700000 + P * 100000 + D * 10000 + S * 1000 + NP)             \
+        return launch_ws<CIN, T, NP, S, D, P>(x, w, y, n, L, dil, mode, st);
+    WA_WS(32, 5, 128, 3, 0, 1)
+    WA_WS(32, 5, 128, 4, 0, 1)
+    WA_WS(32, 5, 128, 2, 4, 1)
+    WA_WS(32, 5, 128, 2, 3, 1)
+    WA_WS(32, 5, 128, 3, 3, 1)
+    WA_WS(32, 5, 64, 3, 6, 1)
+    WA_WS(32, 3, 128, 2, 4, 1)
+    WA_WS(16, 5, 128, 2, 4, 1)
+    WA_WS(32, 5, 128, 2, 2, 2)
+    WA_WS(32, 5, 128, 4, 2, 2)
+    WA_WS(32, 5, 64, 4, 3, 2)
+    WA_WS(32, 3, 128, 2, 2, 2)
 #undef WA_WS
     return -1;
 }
