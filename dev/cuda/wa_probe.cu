@@ -667,7 +667,7 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_WS(32, 3, 128, 2, 4, 1)
     WA_WS(16, 5, 128, 2, 4, 1)
     WA_WS(32, 5, 128, 2, 2, 2)
-    WA_WS(32, 5, 128, 4, 2, 2)
+    WA_WS(32, 5, 128, 3, 1, 2)
     WA_WS(32, 5, 64, 4, 3, 2)
     WA_WS(32, 3, 128, 2, 2, 2)
 #undef WA_WS
