@@ -379,6 +379,10 @@ __device__ __forceinline__ void mb_wait(uint32_t b, uint32_t parity) {
 template <int CIN, int T, int NP, int S, int D, int P>
 __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
     static_assert(D > 0 || P == 1, "two producer warpgroups need the cp.async path");
+    /* each stage has one producer (tiles i = i mod S), so a producer is never two phases ahead on a barrier's
+     * parity: with S = 3, P = 2 the producer of tile 6 could pass its empty wait on stage 0 before tile 0 was
+     * released (parity ABA; run 402i hung in the timing) */
+    static_assert(S % P == 0, "the stages must split evenly between the producers");
     constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, YP = NP + 4;
     extern __shared__ __align__(128) float sm[];
     const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, lane = tid & 31, warp = tid >> 5;
@@ -667,7 +671,6 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_WS(32, 3, 128, 2, 4, 1)
     WA_WS(16, 5, 128, 2, 4, 1)
     WA_WS(32, 5, 128, 2, 2, 2)
-    WA_WS(32, 5, 128, 3, 1, 2)
     WA_WS(32, 5, 64, 4, 3, 2)
     WA_WS(32, 3, 128, 2, 2, 2)
 #undef WA_WS

@@ -11,7 +11,7 @@ nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -gencode=arch=compute_90a,code=sm_9
 mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_400.so.xz > /tmp/lib/libconvt1d.so
 bash scripts/build_torch_op.sh /tmp/lib > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
 export CONVT1D_LIBRARY=/tmp/lib/libconvt1d.so
-timeout 200 python3 dev/python/wa_probe.py --lib /tmp/wa_probe.so --rounds ${ROUNDS:-3} --out $R/wa.json > $R/wa.txt 2>&1; rc=$?
+timeout ${PT:-200} python3 dev/python/wa_probe.py --lib /tmp/wa_probe.so --rounds ${ROUNDS:-3} --out $R/wa.json > $R/wa.txt 2>&1; rc=$?
 echo "probe exit $rc ($SECONDS s)"; grep -E "ok': False|kb74|failed|Error|error" $R/wa.txt | cut -c1-250 | head -30
 if [ $rc -ne 0 ] && [ -n "${SWAP:-}" ]; then
   timeout 150 python3 dev/python/wa_probe.py --lib /tmp/wa_probe.so --rounds 1 --swap 1 --out $R/wa_swap.json > $R/wa_swap.txt 2>&1
