@@ -20,6 +20,8 @@
  *
  *   nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC -gencode=arch=compute_90a,code=sm_90a -Xptxas -v \
  *        -o /tmp/wa_probe.so dev/cuda/wa_probe.cu */
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include "../../src/cuda/wgmma_ops.cuh"
@@ -625,13 +627,220 @@ int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, i
     return cudaGetLastError() == cudaSuccess ? 1 : -5;
 }
 
+/* The warp-specialized kernel with its two measured costs cut (run 402h's profile: consumers waited on the producer's
+ * full barrier in 38% of the samples; the epilogue's 16 bulk copies per warp issued one lane at a time):
+ *   - producer: a lane's items are (channel group = lane & 7, position quad), the stage pitch wp is 1 (mod 8)
+ *     positions, so the 16-byte stores of 8 lanes meet 8 distinct bank groups with no per-lane rotation (no
+ *     selects); the raw stage is [channel in group][item], so each thread's 16-byte reads of its own copies are
+ *     conflict-free; item coordinates computed once;
+ *   - consumer: the tile leaves by TMA tensor stores, four boxes of 64 rows x 32 positions in the 128-byte swizzle
+ *     (the fragment's 8-byte stores take the minimum two wavefronts), issued by one thread; the TMA clips at L_out.
+ * Needs L_out * 4 a multiple of 16 (the map's row stride). */
+template <int CIN, int T, int NP, int S, int D, int P>
+__global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_constant__ CUtensorMap ymap, Args a) {
+    static_assert(S % P == 0 && D > 0 && NP % 32 == 0, "");
+    constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, IT = (CG * ((NP + 32) / 4) + 127) / 128;
+    extern __shared__ __align__(1024) float sm[];
+    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, lane = tid & 31;
+    const int xst = CG * a.wp * 4;                 /* floats per stage */
+    const int WQ = (NP + a.halo + 3 + 3) / 4;      /* position quads per channel group */
+    const int items = CG * WQ, ipad = (items + 7) & ~7;
+    float *ysm = sm;                               /* 2 consumers x 4 boxes x 64 x 32 floats, 1024-aligned */
+    float *wsm = ysm + 2 * M * NP, *xsm = wsm + KS * 512, *raw = xsm + S * xst;
+    uint64_t *bars = reinterpret_cast<uint64_t *>(raw + P * D * 4 * ipad * 4);
+    const uint32_t full0 = saddr(bars), empty0 = full0 + 8 * S;
+    const int ntiles = a.tiles > (int)blockIdx.x ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+
+    for (int e = threadIdx.x; e < KS * 512; e += 128 * (P + 2)) {
+        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
+        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
+        wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
+    }
+    if (threadIdx.x == 0) {
+        if (saddr(sm) & 1023) __trap(); /* the swizzled boxes need 1024-byte alignment */
+        for (int i = 0; i < S; i++) { mb_init(full0 + 8 * i, 128); mb_init(empty0 + 8 * i, 4); }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+
+    if (wg < P) {
+        int icg[IT], iw[IT];
+#pragma unroll
+        for (int u = 0; u < IT; u++) { const int it = tid + u * 128; icg[u] = it & 7; iw[u] = it >> 3; }
+        /* items = (cg, quad) with cg = it & 7: CIN = 32 has 8 channel groups */
+        static_assert(CG == 8, "the lane mapping takes 8 channel groups");
+        auto issue = [&](int j) {
+            const int i = wg + j * P;
+            if (i < ntiles) {
+                const int tile = blockIdx.x + i * gridDim.x;
+                const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+                const int ws = (p0 - a.halo) & ~3;
+                const float *xb = a.x + (size_t)b * CIN * a.L;
+                const uint32_t rs = saddr(raw + (wg * D + j % D) * 4 * ipad * 4);
+#pragma unroll
+                for (int u = 0; u < IT; u++) {
+                    const int it = tid + u * 128;
+                    if (it < items) {
+                        const int p = ws + 4 * iw[u];
+#pragma unroll
+                        for (int q = 0; q < 4; q++) {
+                            const float *row = xb + (size_t)(4 * icg[u] + q) * a.L;
+                            const uint32_t dst = rs + (q * ipad + it) * 16;
+                            if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
+                                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(row + p) : "memory");
+                            } else {
+#pragma unroll
+                                for (int e = 0; e < 4; e++) {
+                                    const bool in = p + e >= 0 && p + e < a.L;
+                                    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst + 4 * e),
+                                                 "l"(in ? row + p + e : a.x), "r"(in ? 4 : 0) : "memory");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            asm volatile("cp.async.commit_group;" ::: "memory");
+        };
+        for (int j = 0; j < D; j++) issue(j);
+        for (int j = 0; wg + j * P < ntiles; j++) {
+            const int i = wg + j * P, s = i % S;
+            asm volatile("cp.async.wait_group %0;" ::"n"(D - 1) : "memory");
+            const float *rs = raw + (wg * D + j % D) * 4 * ipad * 4;
+            float4 v[IT][4];
+#pragma unroll
+            for (int u = 0; u < IT; u++) {
+                const int it = tid + u * 128;
+                if (it < items) {
+#pragma unroll
+                    for (int q = 0; q < 4; q++) v[u][q] = *reinterpret_cast<const float4 *>(rs + (q * ipad + it) * 4);
+                }
+            }
+            issue(j + D);
+            mb_wait(empty0 + 8 * s, ((i / S) & 1) ^ 1);
+            float *xs = xsm + s * xst;
+#pragma unroll
+            for (int u = 0; u < IT; u++) {
+                const int it = tid + u * 128;
+                if (it < items) {
+                    float *dst = xs + ((size_t)icg[u] * a.wp + 4 * iw[u]) * 4;
+                    *reinterpret_cast<float4 *>(dst + 0) = make_float4(rnd_tf32(v[u][0].x), rnd_tf32(v[u][1].x), rnd_tf32(v[u][2].x), rnd_tf32(v[u][3].x));
+                    *reinterpret_cast<float4 *>(dst + 4) = make_float4(rnd_tf32(v[u][0].y), rnd_tf32(v[u][1].y), rnd_tf32(v[u][2].y), rnd_tf32(v[u][3].y));
+                    *reinterpret_cast<float4 *>(dst + 8) = make_float4(rnd_tf32(v[u][0].z), rnd_tf32(v[u][1].z), rnd_tf32(v[u][2].z), rnd_tf32(v[u][3].z));
+                    *reinterpret_cast<float4 *>(dst + 12) = make_float4(rnd_tf32(v[u][0].w), rnd_tf32(v[u][1].w), rnd_tf32(v[u][2].w), rnd_tf32(v[u][3].w));
+                }
+            }
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            mb_arrive(full0 + 8 * s);
+        }
+        return;
+    }
+
+    const int c = wg - P, warp = tid >> 5;
+    float *ys = ysm + c * M * NP;
+    const uint32_t wbase = saddr(wsm), ybase = saddr(ys), blbo = (uint32_t)a.wp * 16;
+    auto cs_sync = [&]() { asm volatile("bar.sync %0, 128;" ::"r"(1 + c) : "memory"); };
+    for (int i = c; i < ntiles; i += 2) {
+        const int tile = blockIdx.x + i * gridDim.x, s = i % S;
+        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
+        const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
+        const uint32_t xbase = saddr(xsm + s * xst);
+        float d[NP / 2];
+#pragma unroll
+        for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
+        mb_wait(full0 + 8 * s, (i / S) & 1);
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int t = 0; t < T; t++) {
+#pragma unroll
+            for (int kb = 0; kb < KB; kb++) {
+                const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
+                const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+                Mma<NP>::run(d, da, desc(xb, blbo, 128));
+            }
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        if (lane == 0) mb_arrive(empty0 + 8 * s);
+
+        if (tid == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free again */
+        cs_sync();
+        {
+            const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
+#pragma unroll
+            for (int j = 0; j < NP / 8; j++) {
+                const int col = 8 * j + c0, box = col >> 5, ch = (col & 31) >> 2;
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int r = r0 + 8 * h;
+                    float *dst = ys + box * (M * 32) + r * 32 + ((ch ^ (r & 7)) << 2) + (col & 3);
+                    *reinterpret_cast<float2 *>(dst) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+                }
+            }
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        cs_sync();
+        if (tid == 0) {
+#pragma unroll
+            for (int box = 0; box < NP / 32; box++)
+                asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(&ymap),
+                             "r"(p0 + 32 * box), "r"(0), "r"(b), "r"(ybase + box * M * 32 * 4) : "memory");
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        }
+    }
+    if (tid == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+template <int CIN, int T, int NP, int S, int D, int P>
+int launch_ws2(const float *x, const float *w, float *y, int n, int L, int dil, cudaStream_t st) {
+    Args a;
+    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
+    if (a.halo > 28) return -2;
+    if ((a.Lout * 4) % 16) return -6;
+    const int WQ = (NP + a.halo + 3 + 3) / 4;
+    a.wp = ((4 * WQ + 7) & ~7) + 1; /* 1 (mod 8): the 16-byte stores of the 8 channel groups in distinct banks */
+    a.tiles_per_n = (a.Lout + NP - 1) / NP;
+    a.tiles = n * a.tiles_per_n;
+    a.swap = 0; a.rot = 0; a.mode = 0;
+    const int items = CIN / 4 * WQ, ipad = (items + 7) & ~7;
+    const size_t smem = (size_t)(2 * M * NP + CIN / 8 * T * 512 + S * (CIN / 4 * a.wp * 4) + P * D * 4 * ipad * 4) *
+                            sizeof(float) + 16 * S;
+    static PFN_cuTensorMapEncodeTiled_v12000 enc = nullptr;
+    if (!enc) {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess)
+            return -7;
+        enc = (PFN_cuTensorMapEncodeTiled_v12000)p;
+    }
+    CUtensorMap ymap;
+    const cuuint64_t dims[3] = {(cuuint64_t)a.Lout, (cuuint64_t)M, (cuuint64_t)n};
+    const cuuint64_t strides[2] = {(cuuint64_t)a.Lout * 4, (cuuint64_t)a.Lout * 4 * M};
+    const cuuint32_t box[3] = {32, (cuuint32_t)M, 1}, est[3] = {1, 1, 1};
+    if (enc(&ymap, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, y, dims, strides, box, est, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+        return -8;
+    auto k = wa_fwd_ws2<CIN, T, NP, S, D, P>;
+    if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
+    int dev = 0, sms = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int grid = sms;
+    if (grid > a.tiles) grid = a.tiles;
+    k<<<grid, 128 * (P + 2), smem, st>>>(ymap, a);
+    return cudaGetLastError() == cudaSuccess ? 1 : -5;
+}
+
 } // namespace
 
 /* Returns the blocks per SM launched (> 0), or < 0: -1 no such instantiation, -2 halo > 28, -3 shared memory,
  * -4 no occupancy, -5 launch error. variant: NP (64 / 128 / 256) x 10 + blocks-per-SM bound of the build (1-4), or
  * 100000 x PW + 90000 + 1000 x NW + NP for the staged kernel of NW warpgroups per block, PW of them per tile, or
  * 700000 + 100000 x P + 10000 x D + 1000 x S + NP for the warp-specialized kernel with P producer warpgroups and S
- * stages (D > 0: x by cp.async, D raw stages per producer). Mode bit 3 (8): its y by 16-byte stores, not bulk copies. */
+ * stages (D > 0: x by cp.async, D raw stages per producer). Mode bit 3 (8): its y by 16-byte stores, not bulk copies.
+ * 500000 + 50000 x P + 10000 x D + 1000 x S + NP: the second warp-specialized kernel (-6: L_out x 4 not a multiple of 16). */
 extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, int cout, int taps, int L, int dil,
                       int variant, int ctas, int swap, int rot, int mode, void *stream) {
     cudaStream_t st = (cudaStream_t)stream;
@@ -674,5 +883,13 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
     WA_WS(32, 5, 64, 4, 3, 2)
     WA_WS(32, 3, 128, 2, 2, 2)
 #undef WA_WS
+#define WA_WS2(CIN, T, NP, S, D, P)                                                                        \
+    if (cin == CIN && taps == T && variant == 500000 + P * 50000 + D * 10000 + S * 1000 + NP)              \
+        return launch_ws2<CIN, T, NP, S, D, P>(x, w, y, n, L, dil, st);
+    WA_WS2(32, 5, 128, 2, 2, 2)
+    WA_WS2(32, 5, 128, 2, 4, 1)
+    WA_WS2(32, 5, 128, 4, 1, 2)
+    WA_WS2(32, 3, 128, 2, 2, 2)
+#undef WA_WS2
     return -1;
 }
