@@ -640,7 +640,8 @@ template <int CIN, int T, int NP, int S, int D, int P>
 __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_constant__ CUtensorMap ymap, Args a) {
     static_assert(S % P == 0 && D > 0 && NP % 32 == 0, "");
     constexpr int KB = CIN / 8, KS = KB * T, CG = CIN / 4, IT = (CG * ((NP + 32) / 4) + 127) / 128;
-    extern __shared__ __align__(1024) float sm[];
+    extern __shared__ __align__(1024) float sm2[];
+    float *sm = sm2;
     const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, lane = tid & 31;
     const int xst = CG * a.wp * 4;                 /* floats per stage */
     const int WQ = (NP + a.halo + 3 + 3) / 4;      /* position quads per channel group */
