@@ -673,7 +673,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
         static_assert(CG == 8, "the lane mapping takes 8 channel groups");
         auto issue = [&](int j) {
             const int i = wg + j * P;
-            if (i < ntiles) {
+            if (i < ntiles && !(a.mode & 2)) {
                 const int tile = blockIdx.x + i * gridDim.x;
                 const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
                 const int ws = (p0 - a.halo) & ~3;
@@ -751,19 +751,22 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
 #pragma unroll
         for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
         mb_wait(full0 + 8 * s, (i / S) & 1);
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        if (!(a.mode & 1)) {
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-        for (int t = 0; t < T; t++) {
+            for (int t = 0; t < T; t++) {
 #pragma unroll
-            for (int kb = 0; kb < KB; kb++) {
-                const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
-                const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                Mma<NP>::run(d, da, desc(xb, blbo, 128));
+                for (int kb = 0; kb < KB; kb++) {
+                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
+                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+                    Mma<NP>::run(d, da, desc(xb, blbo, 128));
+                }
             }
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         }
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
         if (lane == 0) mb_arrive(empty0 + 8 * s);
+        if (a.mode & 4) continue;
 
         if (tid == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free again */
         cs_sync();
@@ -794,7 +797,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
 }
 
 template <int CIN, int T, int NP, int S, int D, int P>
-int launch_ws2(const float *x, const float *w, float *y, int n, int L, int dil, cudaStream_t st) {
+int launch_ws2(const float *x, const float *w, float *y, int n, int L, int dil, int mode, cudaStream_t st) {
     Args a;
     a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
     if (a.halo > 28) return -2;
@@ -803,7 +806,7 @@ int launch_ws2(const float *x, const float *w, float *y, int n, int L, int dil, 
     a.wp = ((4 * WQ + 7) & ~7) + 1; /* 1 (mod 8): the 16-byte stores of the 8 channel groups in distinct banks */
     a.tiles_per_n = (a.Lout + NP - 1) / NP;
     a.tiles = n * a.tiles_per_n;
-    a.swap = 0; a.rot = 0; a.mode = 0;
+    a.swap = 0; a.rot = 0; a.mode = mode;
     const int items = CIN / 4 * WQ, ipad = (items + 7) & ~7;
     const size_t smem = (size_t)(2 * M * NP + CIN / 8 * T * 512 + S * (CIN / 4 * a.wp * 4) + P * D * 4 * ipad * 4) *
                             sizeof(float) + 16 * S;
@@ -886,7 +889,7 @@ extern "C" int wa_run(const float *x, const float *w, float *y, int n, int cin, 
 #undef WA_WS
 #define WA_WS2(CIN, T, NP, S, D, P)                                                                        \
     if (cin == CIN && taps == T && variant == 500000 + P * 50000 + D * 10000 + S * 1000 + NP)              \
-        return launch_ws2<CIN, T, NP, S, D, P>(x, w, y, n, L, dil, st);
+        return launch_ws2<CIN, T, NP, S, D, P>(x, w, y, n, L, dil, mode, st);
     WA_WS2(32, 5, 128, 2, 2, 2)
     WA_WS2(32, 5, 128, 2, 4, 1)
     WA_WS2(32, 5, 128, 4, 1, 2)
