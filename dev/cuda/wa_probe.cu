@@ -647,7 +647,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
     const int WQ = (NP + a.halo + 3 + 3) / 4;      /* position quads per channel group */
     const int items = CG * WQ, ipad = (items + 7) & ~7;
     float *ysm = sm;                               /* 2 consumers x 4 boxes x 64 x 32 floats, 1024-aligned */
-    float *wsm = ysm + 2 * M * NP, *xsm = wsm + KS * 512, *raw = xsm + S * xst;
+    float *wsm = ysm + 2 * M * (NP + 4), *xsm = wsm + KS * 512, *raw = xsm + S * xst; /* ys: room for either layout */
     uint64_t *bars = reinterpret_cast<uint64_t *>(raw + P * D * 4 * ipad * 4);
     const uint32_t full0 = saddr(bars), empty0 = full0 + 8 * S;
     const int ntiles = a.tiles > (int)blockIdx.x ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
@@ -739,7 +739,8 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
     }
 
     const int c = wg - P, warp = tid >> 5;
-    float *ys = ysm + c * M * NP;
+    float *ys = ysm + c * M * (NP + 4);
+    const bool rows = a.mode & 8; /* bulk copies of 64 rows (pitch NP + 4), 16 lanes per warp, as wa_fwd_ws */
     const uint32_t wbase = saddr(wsm), ybase = saddr(ys), blbo = (uint32_t)a.wp * 16;
     auto cs_sync = [&]() { asm volatile("bar.sync %0, 128;" ::"r"(1 + c) : "memory"); };
     for (int i = c; i < ntiles; i += 2) {
@@ -768,8 +769,27 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
         if (lane == 0) mb_arrive(empty0 + 8 * s);
         if (a.mode & 4) continue;
 
-        if (tid == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free again */
+        if (rows ? lane < 16 : tid == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free */
         cs_sync();
+        if (rows) {
+            const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
+#pragma unroll
+            for (int j = 0; j < NP / 8; j++) {
+                float *yr = ys + r0 * (NP + 4) + 8 * j + c0;
+                *reinterpret_cast<float2 *>(yr) = make_float2(d[4 * j + 0], d[4 * j + 1]);
+                *reinterpret_cast<float2 *>(yr + 8 * (NP + 4)) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+            }
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            cs_sync();
+            const int n = min(NP, a.Lout - p0), row = warp * 16 + lane;
+            if (lane < 16) {
+                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                             ::"l"(a.y + ((size_t)b * M + row) * a.Lout + p0), "r"(ybase + row * (NP + 4) * 4), "r"(n * 4)
+                             : "memory");
+                asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            }
+            continue;
+        }
         {
             const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
 #pragma unroll
@@ -793,7 +813,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         }
     }
-    if (tid == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    if (lane < 16) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
 template <int CIN, int T, int NP, int S, int D, int P>
@@ -808,7 +828,7 @@ int launch_ws2(const float *x, const float *w, float *y, int n, int L, int dil, 
     a.tiles = n * a.tiles_per_n;
     a.swap = 0; a.rot = 0; a.mode = mode;
     const int items = CIN / 4 * WQ, ipad = (items + 7) & ~7;
-    const size_t smem = (size_t)(2 * M * NP + CIN / 8 * T * 512 + S * (CIN / 4 * a.wp * 4) + P * D * 4 * ipad * 4) *
+    const size_t smem = (size_t)(2 * M * (NP + 4) + CIN / 8 * T * 512 + S * (CIN / 4 * a.wp * 4) + P * D * 4 * ipad * 4) *
                             sizeof(float) + 16 * S;
     static PFN_cuTensorMapEncodeTiled_v12000 enc = nullptr;
     if (!enc) {
