@@ -63,6 +63,143 @@ struct Args {
     int mode; /* timing probes: bit 0 no MMAs, bit 1 no x loads (the first tile's values reused), bit 2 no y stores */
 };
 
+/* The pieces every form shares. */
+/* The weights as A, rounded: k-step s = tap t x channel block kb, each 64 x 8 in 2 K-groups x 8 M-groups x 8 rows x
+ * 4 (the no-swizzle K-major layout: LBO 1024 bytes between K-groups, SBO 128 between M-groups). */
+template <int CIN, int T>
+__device__ __forceinline__ void stage_weights(float *wsm, const float *w, int first, int step) {
+    constexpr int KB = CIN / 8, KS = KB * T;
+    for (int e = first; e < KS * 512; e += step) {
+        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
+        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
+        wsm[e] = rnd_tf32(w[((size_t)k * M + m) * T + t]);
+    }
+}
+/* Row `row`'s 4 positions p..p+3 (zeros outside 0..L-1) by one 16-byte load where aligned and inside. */
+__device__ __forceinline__ float4 load_quad(const float *row, int p, int L) {
+    if (p >= 0 && p + 3 < L && (L & 3) == 0) return __ldg(reinterpret_cast<const float4 *>(row + p));
+    float4 v;
+    v.x = (p + 0 >= 0 && p + 0 < L) ? row[p + 0] : 0.f;
+    v.y = (p + 1 >= 0 && p + 1 < L) ? row[p + 1] : 0.f;
+    v.z = (p + 2 >= 0 && p + 2 < L) ? row[p + 2] : 0.f;
+    v.w = (p + 3 >= 0 && p + 3 < L) ? row[p + 3] : 0.f;
+    return v;
+}
+/* The same into shared memory by cp.async (4-byte copies, zero-filled, where the 16-byte one cannot go). */
+__device__ __forceinline__ void copy_quad(uint32_t dst, const float *row, int p, int L, const float *any) {
+    if (p >= 0 && p + 3 < L && (L & 3) == 0) {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(row + p) : "memory");
+    } else {
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const bool in = p + e >= 0 && p + e < L;
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst + 4 * e), "l"(in ? row + p + e : any),
+                         "r"(in ? 4 : 0) : "memory");
+        }
+    }
+}
+/* A tile's x window into registers: item it = (channel group it / WQ, position quad it % WQ), 4 channels x 4
+ * positions each, the window starting at (p0 - halo) rounded down to 4. */
+template <int CIN, int IT>
+__device__ __forceinline__ void load_window(float4 (&v)[IT][4], const Args &a, int b, int p0, int tid, int items, int WQ) {
+    const int ws = (p0 - a.halo) & ~3;
+    const float *xb = a.x + (size_t)b * CIN * a.L;
+#pragma unroll
+    for (int u = 0; u < IT; u++) {
+        const int it = tid + u * 128;
+        if (it < items) {
+            const int cg = it / WQ, p = ws + 4 * (it % WQ);
+#pragma unroll
+            for (int i = 0; i < 4; i++) v[u][i] = load_quad(xb + (size_t)(4 * cg + i) * a.L, p, a.L);
+        }
+    }
+}
+/* ... transposed and rounded into x_t[cg][position][4]; rot: lanes start at position (lane / 2) mod 4 of their quad,
+ * so that a warp's 16-byte stores spread over the banks (64 bytes apart otherwise: 4-way conflicts). */
+template <int IT>
+__device__ __forceinline__ void put_window(const float4 (&v)[IT][4], float *xs, int wp, int tid, int lane, int items,
+                                           int WQ, bool rot) {
+#pragma unroll
+    for (int u = 0; u < IT; u++) {
+        const int it = tid + u * 128;
+        if (it < items) {
+            const int cg = it / WQ, w0 = 4 * (it % WQ), r = rot ? (lane >> 1) & 3 : 0;
+#pragma unroll
+            for (int jj = 0; jj < 4; jj++) {
+                const int j = (jj + r) & 3;
+                float4 o;
+                o.x = rnd_tf32(pick(v[u][0], j));
+                o.y = rnd_tf32(pick(v[u][1], j));
+                o.z = rnd_tf32(pick(v[u][2], j));
+                o.w = rnd_tf32(pick(v[u][3], j));
+                *reinterpret_cast<float4 *>(xs + ((size_t)cg * wp + w0 + j) * 4) = o;
+            }
+        }
+    }
+}
+/* A tile's MMAs: tap t, channel block kb reads x_t from position n + off + halo - t * dil (16 bytes a position). */
+template <int CIN, int T, int NP>
+__device__ __forceinline__ void tile_mmas(float (&d)[NP / 2], uint32_t wbase, uint32_t xbase, const Args &a, int off,
+                                          uint32_t albo, uint32_t asbo, uint32_t blbo, uint32_t bsbo) {
+    constexpr int KB = CIN / 8;
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+    for (int t = 0; t < T; t++) {
+#pragma unroll
+        for (int kb = 0; kb < KB; kb++) {
+            const uint64_t da = desc(wbase + (t * KB + kb) * 2048, albo, asbo);
+            const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
+            Mma<NP>::run(d, da, desc(xb, blbo, bsbo));
+        }
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+}
+/* The accumulators into a shared tile of row pitch `pitch` floats. D fragment: row warp * 16 + lane / 4 (+8),
+ * columns 8j + 2 (lane % 4) (+1). */
+template <int NP>
+__device__ __forceinline__ void stage_tile(const float (&d)[NP / 2], float *ys, int pitch, int warp, int lane) {
+    const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
+#pragma unroll
+    for (int j = 0; j < NP / 8; j++) {
+        float *yr = ys + r0 * pitch + 8 * j + c0;
+        *reinterpret_cast<float2 *>(yr) = make_float2(d[4 * j + 0], d[4 * j + 1]);
+        *reinterpret_cast<float2 *>(yr + 8 * pitch) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+    }
+}
+__device__ __forceinline__ void send_row(float *dst, uint32_t src, int bytes) {
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(bytes) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void mb_init(uint32_t b, int n) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(n) : "memory");
+}
+__device__ __forceinline__ void mb_arrive(uint32_t b) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+}
+__device__ __forceinline__ void mb_wait(uint32_t b, uint32_t parity) {
+    asm volatile("{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra W;\n}\n" ::"r"(b),
+                 "r"(parity) : "memory");
+}
+
+/* Host: the fields every form sets (wp, the stage pitch, is the caller's), and the SM count. */
+inline Args make_args(const float *x, const float *w, float *y, int n, int L, int dil, int taps, int tile_positions,
+                      int mode) {
+    Args a;
+    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (taps - 1); a.Lout = L + a.halo;
+    a.wp = 0;
+    a.tiles_per_n = (a.Lout + tile_positions - 1) / tile_positions;
+    a.tiles = n * a.tiles_per_n;
+    a.swap = 0; a.rot = 1; a.mode = mode;
+    return a;
+}
+inline int sm_count() {
+    int dev = 0, sms = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    return sms;
+}
+
 /* One warpgroup per block; a tile is all 64 output channels x NP positions of one sample. */
 template <int CIN, int T, int NP, int MINB>
 __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
@@ -74,37 +211,10 @@ __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
     const int WQ = a.wp / 4, items = CG * WQ;
     constexpr int IT = (CG * ((NP + 32) / 4) + 127) / 128; /* upper bound of items per thread (halo <= 28) */
 
-    for (int e = tid; e < KS * 512; e += 128) {
-        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
-        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
-        wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
-    }
+    stage_weights<CIN, T>(wsm, a.w, tid, 128);
 
     float4 v[IT][4];
-    auto load = [&](int tile) {
-        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
-        const int ws = (p0 - a.halo) & ~3;
-        const float *xb = a.x + (size_t)b * CIN * a.L;
-#pragma unroll
-        for (int u = 0; u < IT; u++) {
-            const int it = tid + u * 128;
-            if (it < items) {
-                const int cg = it / WQ, p = ws + 4 * (it % WQ);
-#pragma unroll
-                for (int i = 0; i < 4; i++) {
-                    const float *row = xb + (size_t)(4 * cg + i) * a.L;
-                    if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
-                        v[u][i] = __ldg(reinterpret_cast<const float4 *>(row + p));
-                    } else {
-                        v[u][i].x = (p + 0 >= 0 && p + 0 < a.L) ? row[p + 0] : 0.f;
-                        v[u][i].y = (p + 1 >= 0 && p + 1 < a.L) ? row[p + 1] : 0.f;
-                        v[u][i].z = (p + 2 >= 0 && p + 2 < a.L) ? row[p + 2] : 0.f;
-                        v[u][i].w = (p + 3 >= 0 && p + 3 < a.L) ? row[p + 3] : 0.f;
-                    }
-                }
-            }
-        }
-    };
+    auto load = [&](int tile) { load_window<CIN, IT>(v, a, tile / a.tiles_per_n, (tile % a.tiles_per_n) * NP, tid, items, WQ); };
 
     int tile = blockIdx.x;
     if (tile < a.tiles) load(tile);
@@ -117,24 +227,7 @@ __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
         const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
         const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
         __syncthreads(); /* the previous tile's MMAs (every warp waited on them) no longer read xsm */
-#pragma unroll
-        for (int u = 0; u < IT; u++) {
-            const int it = tid + u * 128;
-            if (it < items) {
-                const int cg = it / WQ, w0 = 4 * (it % WQ);
-                const int r = a.rot ? (lane >> 1) & 3 : 0;
-#pragma unroll
-                for (int jj = 0; jj < 4; jj++) {
-                    const int j = (jj + r) & 3;
-                    float4 o;
-                    o.x = rnd_tf32(pick(v[u][0], j));
-                    o.y = rnd_tf32(pick(v[u][1], j));
-                    o.z = rnd_tf32(pick(v[u][2], j));
-                    o.w = rnd_tf32(pick(v[u][3], j));
-                    *reinterpret_cast<float4 *>(xsm + ((size_t)cg * a.wp + w0 + j) * 4) = o;
-                }
-            }
-        }
+        put_window<IT>(v, xsm, a.wp, tid, lane, items, WQ, a.rot);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         __syncthreads();
         if (do_load && tile + (int)gridDim.x < a.tiles) load(tile + gridDim.x); /* in flight during the MMAs */
@@ -142,20 +235,7 @@ __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
         float d[NP / 2];
 #pragma unroll
         for (int i = 0; i < NP / 2; i++) d[i] = 0.f;
-        if (do_mma) {
-            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-            for (int t = 0; t < T; t++) {
-#pragma unroll
-                for (int kb = 0; kb < KB; kb++) {
-                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, albo, asbo);
-                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                    Mma<NP>::run(d, da, desc(xb, blbo, bsbo));
-                }
-            }
-            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-        }
+        if (do_mma) tile_mmas<CIN, T, NP>(d, wbase, xbase, a, off, albo, asbo, blbo, bsbo);
 
         /* D fragment: row warp*16 + lane/4 (+8), columns 8j + 2(lane%4) (+1) */
         const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
@@ -180,23 +260,18 @@ __global__ void __launch_bounds__(128, MINB) wa_fwd(Args a) {
 template <int CIN, int T, int NP, int MINB>
 int launch(const float *x, const float *w, float *y, int n, int L, int dil, int ctas, int swap, int rot,
            int mode, cudaStream_t st) {
-    Args a;
-    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
+    Args a = make_args(x, w, y, n, L, dil, T, NP, mode);
     if (a.halo > 28) return -2;
     a.wp = (NP + a.halo + 3 + 7) & ~7;
-    a.tiles_per_n = (a.Lout + NP - 1) / NP;
-    a.tiles = n * a.tiles_per_n;
-    a.swap = swap; a.rot = rot; a.mode = mode;
+    a.swap = swap; a.rot = rot;
     const size_t smem = (size_t)(CIN / 8 * T * 512 + CIN / 4 * a.wp * 4) * sizeof(float);
     auto k = wa_fwd<CIN, T, NP, MINB>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
-    int dev = 0, sms = 0, occ = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    int occ = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, 128, smem);
     if (occ < 1) return -4;
     if (ctas <= 0 || ctas > occ) ctas = occ;
-    int grid = sms * ctas;
+    int grid = sm_count() * ctas;
     if (grid > a.tiles) grid = a.tiles;
     k<<<grid, 128, smem, st>>>(a);
     return cudaGetLastError() == cudaSuccess ? ctas : -5;
@@ -220,36 +295,11 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
     auto wg_sync = [&]() { asm volatile("bar.sync %0, %1;" ::"r"(1 + grp), "r"(128 * PW) : "memory"); };
     const bool do_mma = !(a.mode & 1), do_load = !(a.mode & 2), do_store = !(a.mode & 4);
 
-    for (int e = threadIdx.x; e < KS * 512; e += 128 * NW) {
-        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
-        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
-        wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
-    }
+    stage_weights<CIN, T>(wsm, a.w, threadIdx.x, 128 * NW);
 
     float4 v[IT][4];
     auto load = [&](int tile) {
-        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * TP + h * NP;
-        const int ws = (p0 - a.halo) & ~3;
-        const float *xb = a.x + (size_t)b * CIN * a.L;
-#pragma unroll
-        for (int u = 0; u < IT; u++) {
-            const int it = tid + u * 128;
-            if (it < items) {
-                const int cg = it / WQ, p = ws + 4 * (it % WQ);
-#pragma unroll
-                for (int i = 0; i < 4; i++) {
-                    const float *row = xb + (size_t)(4 * cg + i) * a.L;
-                    if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
-                        v[u][i] = __ldg(reinterpret_cast<const float4 *>(row + p));
-                    } else {
-                        v[u][i].x = (p + 0 >= 0 && p + 0 < a.L) ? row[p + 0] : 0.f;
-                        v[u][i].y = (p + 1 >= 0 && p + 1 < a.L) ? row[p + 1] : 0.f;
-                        v[u][i].z = (p + 2 >= 0 && p + 2 < a.L) ? row[p + 2] : 0.f;
-                        v[u][i].w = (p + 3 >= 0 && p + 3 < a.L) ? row[p + 3] : 0.f;
-                    }
-                }
-            }
-        }
+        load_window<CIN, IT>(v, a, tile / a.tiles_per_n, (tile % a.tiles_per_n) * TP + h * NP, tid, items, WQ);
     };
 
     const int step = gridDim.x * (NW / PW);
@@ -266,24 +316,7 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
         const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * TP, ph = p0 + h * NP;
         const int off = (ph - a.halo) - ((ph - a.halo) & ~3);
         wg_sync(); /* the previous tile's MMAs no longer read xsm */
-#pragma unroll
-        for (int u = 0; u < IT; u++) {
-            const int it = tid + u * 128;
-            if (it < items) {
-                const int cg = it / WQ, w0 = 4 * (it % WQ);
-                const int r = (lane >> 1) & 3;
-#pragma unroll
-                for (int jj = 0; jj < 4; jj++) {
-                    const int j = (jj + r) & 3;
-                    float4 o;
-                    o.x = rnd_tf32(pick(v[u][0], j));
-                    o.y = rnd_tf32(pick(v[u][1], j));
-                    o.z = rnd_tf32(pick(v[u][2], j));
-                    o.w = rnd_tf32(pick(v[u][3], j));
-                    *reinterpret_cast<float4 *>(xsm + ((size_t)cg * a.wp + w0 + j) * 4) = o;
-                }
-            }
-        }
+        put_window<IT>(v, xsm, a.wp, tid, lane, items, WQ, true);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         wg_sync();
         if (do_load && tile + step < a.tiles) load(tile + step); /* in flight during the MMAs */
@@ -291,44 +324,19 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
         float d[NP / 2];
 #pragma unroll
         for (int i = 0; i < NP / 2; i++) d[i] = 0.f;
-        if (do_mma) {
-            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-            for (int t = 0; t < T; t++) {
-#pragma unroll
-                for (int kb = 0; kb < KB; kb++) {
-                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
-                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                    Mma<NP>::run(d, da, desc(xb, blbo, 128));
-                }
-            }
-            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-        }
+        if (do_mma) tile_mmas<CIN, T, NP>(d, wbase, xbase, a, off, 1024, 128, blbo, 128);
         if (!do_store) continue;
         const bool issuer = h == 0 && tid < M;
 
         if (issuer) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ysm free again */
         wg_sync();
-        {
-            const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
-#pragma unroll
-            for (int j = 0; j < NP / 8; j++) {
-                float *yr = ysm + r0 * YP + h * NP + 8 * j + c0;
-                *reinterpret_cast<float2 *>(yr) = make_float2(d[4 * j + 0], d[4 * j + 1]);
-                *reinterpret_cast<float2 *>(yr + 8 * YP) = make_float2(d[4 * j + 2], d[4 * j + 3]);
-            }
-        }
+        stage_tile<NP>(d, ysm + h * NP, YP, warp, lane);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         wg_sync();
         const int n = min(TP, a.Lout - p0);
         float *yt = a.y + (size_t)b * M * a.Lout + p0;
         if (bulk_ok && ((n * 4) & 15) == 0) {
-            if (issuer) {
-                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yt + (size_t)tid * a.Lout),
-                             "r"(ybase + tid * YP * 4), "r"(n * 4) : "memory");
-                asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-            }
+            if (issuer) send_row(yt + (size_t)tid * a.Lout, ybase + tid * YP * 4, n * 4);
         } else {
             for (int e = tid + h * 128; e < M * TP; e += 128 * PW) {
                 const int r = e / TP, c = e % TP;
@@ -341,21 +349,14 @@ __global__ void __launch_bounds__(128 * NW, 1) wa_fwd_st(Args a) {
 
 template <int CIN, int T, int NP, int NW, int PW>
 int launch_st(const float *x, const float *w, float *y, int n, int L, int dil, int mode, cudaStream_t st) {
-    Args a;
-    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
+    Args a = make_args(x, w, y, n, L, dil, T, NP * PW, mode);
     if (a.halo > 28) return -2;
     a.wp = (NP + a.halo + 3 + 7) & ~7;
-    a.tiles_per_n = (a.Lout + NP * PW - 1) / (NP * PW);
-    a.tiles = n * a.tiles_per_n;
-    a.swap = 0; a.rot = 1; a.mode = mode;
     const size_t smem =
         (size_t)(CIN / 8 * T * 512 + NW * (CIN / 4 * a.wp * 4) + NW / PW * M * (NP * PW + 4)) * sizeof(float);
     auto k = wa_fwd_st<CIN, T, NP, NW, PW>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
-    int dev = 0, sms = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    int grid = sms;
+    int grid = sm_count();
     if (grid * (NW / PW) > a.tiles) grid = (a.tiles + NW / PW - 1) / (NW / PW);
     k<<<grid, 128 * NW, smem, st>>>(a);
     return cudaGetLastError() == cudaSuccess ? NW : -5;
@@ -367,16 +368,6 @@ int launch_st(const float *x, const float *w, float *y, int n, int L, int dil, i
  * written); warpgroups 1 and 2 take the block's tiles in turn (ping-pong), each: wait for the stage, 20 MMAs, release
  * it, stage its accumulators and send them by bulk copies (16 lanes of each warp issue a row each) while the other
  * runs its MMAs. */
-__device__ __forceinline__ void mb_init(uint32_t b, int n) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(n) : "memory");
-}
-__device__ __forceinline__ void mb_arrive(uint32_t b) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
-}
-__device__ __forceinline__ void mb_wait(uint32_t b, uint32_t parity) {
-    asm volatile("{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra W;\n}\n" ::"r"(b),
-                 "r"(parity) : "memory");
-}
 
 template <int CIN, int T, int NP, int S, int D, int P>
 __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
@@ -395,11 +386,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
     const uint32_t full0 = saddr(bars), empty0 = full0 + 8 * S;
     const int ntiles = a.tiles > (int)blockIdx.x ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
 
-    for (int e = threadIdx.x; e < KS * 512; e += 128 * (P + 2)) {
-        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
-        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
-        wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
-    }
+    stage_weights<CIN, T>(wsm, a.w, threadIdx.x, 128 * (P + 2));
     if (threadIdx.x == 0) {
         for (int i = 0; i < S; i++) { mb_init(full0 + 8 * i, 128); mb_init(empty0 + 8 * i, 4); }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -413,50 +400,13 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
         float4 v[2][IT][4];
         auto load = [&](float4 (&vv)[IT][4], int i) {
             const int tile = blockIdx.x + i * gridDim.x;
-            const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
-            const int ws = (p0 - a.halo) & ~3;
-            const float *xb = a.x + (size_t)b * CIN * a.L;
-#pragma unroll
-            for (int u = 0; u < IT; u++) {
-                const int it = tid + u * 128;
-                if (it < items) {
-                    const int cg = it / WQ, p = ws + 4 * (it % WQ);
-#pragma unroll
-                    for (int q = 0; q < 4; q++) {
-                        const float *row = xb + (size_t)(4 * cg + q) * a.L;
-                        if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
-                            vv[u][q] = __ldg(reinterpret_cast<const float4 *>(row + p));
-                        } else {
-                            vv[u][q].x = (p + 0 >= 0 && p + 0 < a.L) ? row[p + 0] : 0.f;
-                            vv[u][q].y = (p + 1 >= 0 && p + 1 < a.L) ? row[p + 1] : 0.f;
-                            vv[u][q].z = (p + 2 >= 0 && p + 2 < a.L) ? row[p + 2] : 0.f;
-                            vv[u][q].w = (p + 3 >= 0 && p + 3 < a.L) ? row[p + 3] : 0.f;
-                        }
-                    }
-                }
-            }
+            load_window<CIN, IT>(vv, a, tile / a.tiles_per_n, (tile % a.tiles_per_n) * NP, tid, items, WQ);
         };
         auto put = [&](float4 (&vv)[IT][4], int i) {
             const int s = i % S;
             mb_wait(empty0 + 8 * s, ((i / S) & 1) ^ 1);
             float *xs = xsm + s * xst;
-#pragma unroll
-            for (int u = 0; u < IT; u++) {
-                const int it = tid + u * 128;
-                if (it < items) {
-                    const int cg = it / WQ, w0 = 4 * (it % WQ), r = (lane >> 1) & 3;
-#pragma unroll
-                    for (int jj = 0; jj < 4; jj++) {
-                        const int j = (jj + r) & 3;
-                        float4 o;
-                        o.x = rnd_tf32(pick(vv[u][0], j));
-                        o.y = rnd_tf32(pick(vv[u][1], j));
-                        o.z = rnd_tf32(pick(vv[u][2], j));
-                        o.w = rnd_tf32(pick(vv[u][3], j));
-                        *reinterpret_cast<float4 *>(xs + ((size_t)cg * a.wp + w0 + j) * 4) = o;
-                    }
-                }
-            }
+            put_window<IT>(vv, xs, a.wp, tid, lane, items, WQ, true);
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             mb_arrive(full0 + 8 * s);
         };
@@ -479,17 +429,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
 #pragma unroll
                             for (int q = 0; q < 4; q++) {
                                 const float *row = xb + (size_t)(4 * cg + q) * a.L;
-                                const uint32_t dst = rs + (it * 4 + q) * 16;
-                                if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
-                                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(row + p) : "memory");
-                                } else {
-#pragma unroll
-                                    for (int e = 0; e < 4; e++) {
-                                        const bool in = p + e >= 0 && p + e < a.L;
-                                        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst + 4 * e),
-                                                     "l"(in ? row + p + e : a.x), "r"(in ? 4 : 0) : "memory");
-                                    }
-                                }
+                                copy_quad(rs + (it * 4 + q) * 16, row, p, a.L, a.x);
                             }
                         }
                     }
@@ -541,35 +481,14 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
 #pragma unroll
         for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
         mb_wait(full0 + 8 * s, (i / S) & 1);
-        if (!(a.mode & 1)) {
-            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-            for (int t = 0; t < T; t++) {
-#pragma unroll
-                for (int kb = 0; kb < KB; kb++) {
-                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
-                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                    Mma<NP>::run(d, da, desc(xb, blbo, 128));
-                }
-            }
-            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-        }
+        if (!(a.mode & 1)) tile_mmas<CIN, T, NP>(d, wbase, xbase, a, off, 1024, 128, blbo, 128);
         if (lane == 0) mb_arrive(empty0 + 8 * s);
         if (a.mode & 4) continue;
 
         const bool issuer = lane < 16;
         if (issuer) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free again */
         cs_sync();
-        {
-            const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
-#pragma unroll
-            for (int j = 0; j < NP / 8; j++) {
-                float *yr = ys + r0 * YP + 8 * j + c0;
-                *reinterpret_cast<float2 *>(yr) = make_float2(d[4 * j + 0], d[4 * j + 1]);
-                *reinterpret_cast<float2 *>(yr + 8 * YP) = make_float2(d[4 * j + 2], d[4 * j + 3]);
-            }
-        }
+        stage_tile<NP>(d, ys, YP, warp, lane);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         cs_sync();
         const int n = min(NP, a.Lout - p0);
@@ -588,12 +507,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
                 }
             }
         } else if (bulk_ok && ((n * 4) & 15) == 0) {
-            if (issuer) {
-                const int row = warp * 16 + lane;
-                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yt + (size_t)row * a.Lout),
-                             "r"(ybase + row * YP * 4), "r"(n * 4) : "memory");
-                asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-            }
+            if (issuer) send_row(yt + (size_t)(warp * 16 + lane) * a.Lout, ybase + (warp * 16 + lane) * YP * 4, n * 4);
         } else {
             for (int e = tid; e < M * NP; e += 128) {
                 const int r = e / NP, cc = e % NP;
@@ -606,22 +520,14 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
 
 template <int CIN, int T, int NP, int S, int D, int P>
 int launch_ws(const float *x, const float *w, float *y, int n, int L, int dil, int mode, cudaStream_t st) {
-    Args a;
-    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
+    Args a = make_args(x, w, y, n, L, dil, T, NP, mode);
     if (a.halo > 28) return -2;
     a.wp = (NP + a.halo + 3 + 7) & ~7;
-    a.tiles_per_n = (a.Lout + NP - 1) / NP;
-    a.tiles = n * a.tiles_per_n;
-    a.swap = 0; a.rot = 1; a.mode = 0;
     const size_t smem =
         (size_t)(CIN / 8 * T * 512 + (S + P * D) * (CIN / 4 * a.wp * 4) + 2 * M * (NP + 4)) * sizeof(float) + 16 * S;
-    a.mode = mode;
     auto k = wa_fwd_ws<CIN, T, NP, S, D, P>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
-    int dev = 0, sms = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    int grid = sms;
+    int grid = sm_count();
     if (grid > a.tiles) grid = a.tiles;
     k<<<grid, 128 * (P + 2), smem, st>>>(a);
     return cudaGetLastError() == cudaSuccess ? 1 : -5;
@@ -652,11 +558,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
     const uint32_t full0 = saddr(bars), empty0 = full0 + 8 * S;
     const int ntiles = a.tiles > (int)blockIdx.x ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
 
-    for (int e = threadIdx.x; e < KS * 512; e += 128 * (P + 2)) {
-        const int s = e >> 9, r = e & 511, kg = r >> 8, mg = (r >> 5) & 7, row = (r >> 2) & 7, c = r & 3;
-        const int t = s / KB, kb = s % KB, m = mg * 8 + row, k = kb * 8 + kg * 4 + c;
-        wsm[e] = rnd_tf32(a.w[((size_t)k * M + m) * T + t]);
-    }
+    stage_weights<CIN, T>(wsm, a.w, threadIdx.x, 128 * (P + 2));
     if (threadIdx.x == 0) {
         if (saddr(sm) & 1023) __trap(); /* the swizzled boxes need 1024-byte alignment */
         for (int i = 0; i < S; i++) { mb_init(full0 + 8 * i, 128); mb_init(empty0 + 8 * i, 4); }
@@ -687,17 +589,7 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
 #pragma unroll
                         for (int q = 0; q < 4; q++) {
                             const float *row = xb + (size_t)(4 * icg[u] + q) * a.L;
-                            const uint32_t dst = rs + (q * ipad + it) * 16;
-                            if (p >= 0 && p + 3 < a.L && (a.L & 3) == 0) {
-                                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(row + p) : "memory");
-                            } else {
-#pragma unroll
-                                for (int e = 0; e < 4; e++) {
-                                    const bool in = p + e >= 0 && p + e < a.L;
-                                    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst + 4 * e),
-                                                 "l"(in ? row + p + e : a.x), "r"(in ? 4 : 0) : "memory");
-                                }
-                            }
+                            copy_quad(rs + (q * ipad + it) * 16, row, p, a.L, a.x);
                         }
                     }
                 }
@@ -752,42 +644,18 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
 #pragma unroll
         for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
         mb_wait(full0 + 8 * s, (i / S) & 1);
-        if (!(a.mode & 1)) {
-            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-            for (int t = 0; t < T; t++) {
-#pragma unroll
-                for (int kb = 0; kb < KB; kb++) {
-                    const uint64_t da = desc(wbase + (t * KB + kb) * 2048, 1024, 128);
-                    const uint32_t xb = xbase + ((2 * kb * a.wp) + off + a.halo - t * a.dil) * 16;
-                    Mma<NP>::run(d, da, desc(xb, blbo, 128));
-                }
-            }
-            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-        }
+        if (!(a.mode & 1)) tile_mmas<CIN, T, NP>(d, wbase, xbase, a, off, 1024, 128, blbo, 128);
         if (lane == 0) mb_arrive(empty0 + 8 * s);
         if (a.mode & 4) continue;
 
         if (rows ? lane < 16 : tid == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free */
         cs_sync();
         if (rows) {
-            const int r0 = warp * 16 + (lane >> 2), c0 = 2 * (lane & 3);
-#pragma unroll
-            for (int j = 0; j < NP / 8; j++) {
-                float *yr = ys + r0 * (NP + 4) + 8 * j + c0;
-                *reinterpret_cast<float2 *>(yr) = make_float2(d[4 * j + 0], d[4 * j + 1]);
-                *reinterpret_cast<float2 *>(yr + 8 * (NP + 4)) = make_float2(d[4 * j + 2], d[4 * j + 3]);
-            }
+            stage_tile<NP>(d, ys, NP + 4, warp, lane);
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             cs_sync();
             const int n = min(NP, a.Lout - p0), row = warp * 16 + lane;
-            if (lane < 16) {
-                asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
-                             ::"l"(a.y + ((size_t)b * M + row) * a.Lout + p0), "r"(ybase + row * (NP + 4) * 4), "r"(n * 4)
-                             : "memory");
-                asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-            }
+            if (lane < 16) send_row(a.y + ((size_t)b * M + row) * a.Lout + p0, ybase + row * (NP + 4) * 4, n * 4);
             continue;
         }
         {
@@ -818,15 +686,12 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
 
 template <int CIN, int T, int NP, int S, int D, int P>
 int launch_ws2(const float *x, const float *w, float *y, int n, int L, int dil, int mode, cudaStream_t st) {
-    Args a;
-    a.x = x; a.w = w; a.y = y; a.L = L; a.dil = dil; a.halo = dil * (T - 1); a.Lout = L + a.halo;
+    Args a = make_args(x, w, y, n, L, dil, T, NP, mode);
     if (a.halo > 28) return -2;
     if ((a.Lout * 4) % 16) return -6;
     const int WQ = (NP + a.halo + 3 + 3) / 4;
     a.wp = ((4 * WQ + 7) & ~7) + 1; /* 1 (mod 8): the 16-byte stores of the 8 channel groups in distinct banks */
-    a.tiles_per_n = (a.Lout + NP - 1) / NP;
-    a.tiles = n * a.tiles_per_n;
-    a.swap = 0; a.rot = 0; a.mode = mode;
+    a.rot = 0;
     const int items = CIN / 4 * WQ, ipad = (items + 7) & ~7;
     const size_t smem = (size_t)(2 * M * (NP + 4) + CIN / 8 * T * 512 + S * (CIN / 4 * a.wp * 4) + P * D * 4 * ipad * 4) *
                             sizeof(float) + 16 * S;
@@ -848,10 +713,7 @@ int launch_ws2(const float *x, const float *w, float *y, int n, int L, int dil, 
         return -8;
     auto k = wa_fwd_ws2<CIN, T, NP, S, D, P>;
     if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) return -3;
-    int dev = 0, sms = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    int grid = sms;
+    int grid = sm_count();
     if (grid > a.tiles) grid = a.tiles;
     k<<<grid, 128 * (P + 2), smem, st>>>(ymap, a);
     return cudaGetLastError() == cudaSuccess ? 1 : -5;
