@@ -8,6 +8,8 @@ library's forward and cuDNN in one process (session 40).
 Correctness: fresh random x and w per case, y poisoned with NaN, relative error (max |y - ref| / max |ref|) against
 float64 beside the library's own TF32 error on the same inputs. Timing: convt1d.bench.time_kernel (do_bench
 median), every variant in rotated ABBA rounds (convt1d.bench.rotated_abba_times), plus a device-to-device copy.
+Variant numbers and timing modes (suffix mN): wa_run() in wa_probe.cu; what each form measured:
+dev/cuda/results/run402_h200/README.md and docs/design.md, Session 40.
 """
 import argparse
 import ctypes

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Run 402 (session 40, H200): dev/cuda/wa_probe.cu, the stride-1 TF32 forward with the weights as wgmma A and x
 # transposed in shared memory as B (several one-warpgroup blocks per SM), checked against float64 and timed against
-# the library (400) and cuDNN on KernelBench 74 in one process (dev/python/wa_probe.py).
+# the library (400) and cuDNN on KernelBench 74 in one process (dev/python/wa_probe.py). Calls a-n
+# (dev/cuda/results/run402_h200/README.md) ran it at their commits. Knobs: ROUNDS (rotated rounds, 3), PT (the probe's
+# time limit, 200 s), NCU=<variant> (Nsight Compute of that variant), SWAP=1 (rerun with LBO / SBO exchanged on failure).
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
