@@ -23,30 +23,38 @@ import convt1d
 from convt1d.bench import copy_bandwidth_gbps, rotated_abba_times, time_kernel
 
 KB74 = dict(n=32, cin=32, cout=64, k=5, L=131072, dil=3)
-CHECKS = [  # (n, cin, k, L, dil, variant): edges of the window (L % 4 != 0, short rows) and each instantiation
-    (3, 32, 5, 1000, 3, 1283), (2, 32, 5, 4097, 3, 1283), (2, 32, 5, 4099, 1, 1284), (2, 32, 5, 777, 7, 644),
-    (2, 32, 5, 5000, 2, 2562), (2, 32, 3, 3001, 2, 1283), (2, 16, 5, 2048, 3, 1283), (4, 32, 5, 100, 3, 1284),
+CHECKS = [  # (n, cin, k, L, dil, variant as in VARIANTS): edges of the window (L % 4 != 0, short rows) and each
+    # instantiation; m8 where a check takes the 16-byte (ws) or bulk-row (ws2) epilogue
+    (3, 32, 5, 1000, 3, "1283"), (2, 32, 5, 4097, 3, "1283"), (2, 32, 5, 4099, 1, "1284"), (2, 32, 5, 777, 7, "644"),
+    (2, 32, 5, 5000, 2, "2562"), (2, 32, 3, 3001, 2, "1283"), (2, 16, 5, 2048, 3, "1283"), (4, 32, 5, 100, 3, "1284"),
     # the staged kernel (90000 + 1000 x warpgroups + positions): bulk rows, and element stores where a row's bytes
     # are not a multiple of 16 (L_out 4109, 805)
-    (3, 32, 5, 1000, 3, 93128), (2, 32, 5, 4097, 3, 93128), (2, 32, 5, 777, 7, 93064), (2, 32, 3, 3001, 2, 93128),
-    (2, 16, 5, 2048, 3, 93128), (2, 32, 5, 5000, 2, 92128), (5, 32, 5, 131072, 3, 93128),
+    (3, 32, 5, 1000, 3, "93128"), (2, 32, 5, 4097, 3, "93128"), (2, 32, 5, 777, 7, "93064"), (2, 32, 3, 3001, 2, "93128"),
+    (2, 16, 5, 2048, 3, "93128"), (2, 32, 5, 5000, 2, "92128"), (5, 32, 5, 131072, 3, "93128"),
     # PW warpgroups per tile (100000 x PW + ...): one bulk copy per row of PW x NP positions
-    (3, 32, 5, 1000, 3, 292128), (2, 32, 5, 4097, 3, 292128), (2, 32, 5, 777, 7, 294064), (3, 32, 5, 5000, 3, 494064),
-    (2, 32, 5, 4097, 3, 494064), (5, 32, 5, 131072, 3, 292064),
-    # warp-specialized (80000 + 1000 x stages + NP)
-    (3, 32, 5, 1000, 3, 804128), (5, 32, 5, 131072, 3, 803128), (1, 32, 5, 300, 3, 804128),
+    (3, 32, 5, 1000, 3, "292128"), (2, 32, 5, 4097, 3, "292128"), (2, 32, 5, 777, 7, "294064"), (3, 32, 5, 5000, 3, "494064"),
+    (2, 32, 5, 4097, 3, "494064"), (5, 32, 5, 131072, 3, "292064"),
+    # warp-specialized, x through registers (800000 + 1000 x stages + NP)
+    (3, 32, 5, 1000, 3, "804128m8"), (5, 32, 5, 131072, 3, "803128m8"), (1, 32, 5, 300, 3, "804128m8"),
     # ... with x by cp.async into D raw stages (800000 + 10000 x D + ...)
-    (3, 32, 5, 1000, 3, 842128), (2, 32, 5, 4097, 3, 842128), (2, 32, 5, 777, 7, 863064), (2, 32, 3, 3001, 2, 842128),
+    (3, 32, 5, 1000, 3, "842128m8"), (2, 32, 5, 4097, 3, "842128"), (2, 32, 5, 777, 7, "863064"), (2, 32, 3, 3001, 2, "842128"),
     # two producer warpgroups (900000 + ...)
-    (3, 32, 5, 1000, 3, 922128), (2, 32, 5, 4097, 3, 922128), (2, 32, 5, 777, 7, 934064), (2, 32, 3, 3001, 2, 922128),
-    (5, 32, 5, 131072, 3, 922128), (1, 32, 5, 300, 3, 922128), (4, 32, 5, 4099, 1, 922128),
+    (3, 32, 5, 1000, 3, "922128m8"), (2, 32, 5, 4097, 3, "922128"), (2, 32, 5, 777, 7, "934064"), (2, 32, 3, 3001, 2, "922128"),
+    (5, 32, 5, 131072, 3, "922128m8"), (1, 32, 5, 300, 3, "922128m8"), (4, 32, 5, 4099, 1, "922128"),
     # the second warp-specialized kernel (500000 + 50000 x P + ...; L_out a multiple of 4, C_in 32)
-    (3, 32, 5, 1000, 3, 622128), (5, 32, 5, 131072, 3, 622128), (1, 32, 5, 300, 3, 622128), (2, 32, 3, 3000, 2, 622128),
-    (3, 32, 5, 4096, 1, 622128), (4, 32, 5, 100, 3, 622128), (3, 32, 5, 1000, 3, 592128), (5, 32, 5, 131072, 3, 614128),
-    (2, 32, 5, 4092, 2, 614128), (3, 32, 5, 76, 2, 592128),
-    (2, 16, 5, 2048, 3, 842128), (5, 32, 5, 131072, 3, 833128), (1, 32, 5, 300, 3, 832128), (4, 32, 5, 4099, 1, 842128),
+    (3, 32, 5, 1000, 3, "622128m8"), (5, 32, 5, 131072, 3, "622128m8"), (1, 32, 5, 300, 3, "622128"), (2, 32, 3, 3000, 2, "622128"),
+    (3, 32, 5, 4096, 1, "622128m8"), (4, 32, 5, 100, 3, "622128m8"), (3, 32, 5, 1000, 3, "592128m8"), (5, 32, 5, 131072, 3, "614128m8"),
+    (2, 32, 5, 4092, 2, "614128"), (3, 32, 5, 76, 2, "592128m8"),
+    (2, 16, 5, 2048, 3, "842128m8"), (5, 32, 5, 131072, 3, "833128m8"), (1, 32, 5, 300, 3, "832128m8"), (4, 32, 5, 4099, 1, "842128"),
 ]
 VARIANTS = ["592128", "592128m8", "592128m11", "622128m8", "922128"]
+
+
+def parse_variant(v):
+    """'1283r0m4' -> (1283, rot 0, mode 4): wa_run's variant number, lane rotation (r0: off), timing mode (mN)."""
+    mode = int(v.split("m")[1]) if "m" in v else 0
+    base = v.split("m")[0]
+    return int(base.removesuffix("r0")), 0 if base.endswith("r0") else 1, mode
 
 
 def main():
@@ -84,7 +92,8 @@ def main():
         w = torch.randn(cin, 64, k, device=dev) / (cin * k) ** 0.5
         ref = F.conv_transpose1d(x.double(), w.double(), dilation=dil)
         y = torch.full_like(ref, float("nan"), dtype=torch.float32)
-        run(x, w, y, n, cin, k, L, dil, variant, mode=8 if variant >= 500000 and (L + dil * (k - 1)) % 4 == 0 and (L % 3 or variant >= 800000) else 0)
+        vi, rot, mode = parse_variant(variant)
+        run(x, w, y, n, cin, k, L, dil, vi, rot=rot, mode=mode)
         torch.cuda.synchronize()
         e = rel(y, ref) if not y.isnan().any() else float("nan")
         el = rel(convt1d.conv_transpose1d(x, w, dilation=dil), ref)
@@ -102,9 +111,7 @@ def main():
     del ref
     names, fns = [], []
     for v in VARIANTS:
-        rot = 0 if v.endswith("r0") else 1
-        mode = int(v.split("m")[1]) if "m" in v else 0
-        vi = int(v.split("m")[0].removesuffix("r0"))
+        vi, rot, mode = parse_variant(v)
         ctas = run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi, rot=rot, mode=mode)
         names.append(f"wa{v}(x{ctas})")
         fns.append(lambda vi=vi, rot=rot, mode=mode: run(x, w, y, s["n"], s["cin"], s["k"], s["L"], s["dil"], vi,
