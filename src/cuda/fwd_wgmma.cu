@@ -2080,8 +2080,8 @@ int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t
      * little, so one saved round is enough; after it, the rule above. */
     if (env < 0 && saved < 1) return -1;
     *only_beside = env < 0 && saved * round_work < ((int64_t)96 << 20);
-    const int64_t o_lo = q_last * a.ps - a.p;
-    return o_lo < 0 ? 0 : o_lo;
+    const int64_t o_lo = q_last * a.ps - a.p < 0 ? 0 : q_last * a.ps - a.p;
+    return convt1d_fwd_edge_fits(pr, o_lo) ? o_lo : -1;
 }
 
 /* The common tail of run_rs and run_rs_bi, once the tiles are known: the stage ring (weights of every tap of

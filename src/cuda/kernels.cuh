@@ -94,6 +94,8 @@ convt1d_status convt1d_bwd_input_phase_fused(const convt1d_problem &pr, const vo
  * nearly empty position tile. NOT_SUPPORTED where it does not apply. */
 convt1d_status convt1d_fwd_edge(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                 int64_t o_lo, cudaStream_t stream);
+/* Whether convt1d_fwd_edge takes those columns (a tile is dropped only then). */
+bool convt1d_fwd_edge_fits(const convt1d_problem &pr, int64_t o_lo);
 
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();
