@@ -7,14 +7,14 @@
  * It is small work (codec_dec_s8: 4 columns, 38M multiply-adds); what it costs is bytes from L2 per SM. w = [ci][co][K]
  * is read in 32-byte sectors that hold all K taps of one (ci, co), of which a column uses one or two.
  *
- * One block per (16 output channels, 4 columns, 8 samples): every column of the block uses the same sectors, so each
- * is fetched once per block (codec_dec_s8: w's 38 MB once over 48 blocks). The first version (one block per 32
+ * One block per (8 output channels, 4 columns, 8 samples): every column of the block uses the same sectors, so each
+ * is fetched once per block (codec_dec_s8: w's 38 MB once over 96 blocks). The first version (one block per 32
  * channels and one column, session 15) fetched every sector once per column, 4x the bytes, and ran ~60-90 us on
  * the idle SMs, 35 us past the forward (run 404). x's values for the block's columns (a window of W positions per
  * input channel, one on codec_dec_s8) are staged in shared memory per chunk of channels, [channel][position][sample];
- * lanes 0-15 and 16-31 take the same 16 channels and four samples each (one 16-byte shared load feeds four FMAs);
- * the 8 warps share out the input channels, and their partial sums are added in warp order through shared memory
- * (deterministic); fp32 sums (fp64 has its own kernels and never comes here). */
+ * lane l takes channel l % 8 and two samples (one 8-byte shared load feeds two FMAs); the 16 warps share out the input
+ * channels, kU at a time with their weight loads in flight together, and their partial sums are added in warp order
+ * through shared memory (deterministic); fp32 sums (fp64 has its own kernels and never comes here). */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -25,13 +25,14 @@ namespace {
 
 using convt1d_direct::Elem;
 
-constexpr int kCoB = 16;     /* output channels per block: lanes l and l + 16 take channel l */
+constexpr int kCoB = 8;      /* output channels per block: lane l takes channel l % 8 */
 constexpr int kNB = 8;       /* samples per block */
-constexpr int kNH = 4;       /* samples per lane: lanes 0-15 the first four, 16-31 the last four */
+constexpr int kNH = kNB * kCoB / 32; /* samples per lane (2): lanes 8q .. 8q + 7 take samples 2q, 2q + 1 */
 constexpr int kCE = 4;       /* output columns per block */
-constexpr int kWarps = 8;    /* the input channels of a staged chunk dealt out over the warps */
-constexpr int kU = 8;        /* channels per warp whose weight loads are in flight together */
+constexpr int kWarps = 16;   /* the input channels of a staged chunk dealt out over the warps */
+constexpr int kU = 16;       /* channels per warp whose weight loads are in flight together */
 constexpr int kXs = 12288;   /* staged x, floats (48 KB): a chunk of channels x W positions x kNB samples */
+static_assert(kNH == 2, "one 8-byte shared load per tap feeds a lane's samples");
 
 struct EdgeArgs {
     int N, cin, cout, L_in, L_out, K, s, p, d, o_lo;
@@ -77,7 +78,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
     float *sm = reinterpret_cast<float *>(sm4);
     static_assert(kWarps * kCE * kNH * 32 <= kXs, "the partial sums reuse the staging buffer");
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int co = blockIdx.x * kCoB + (lane & 15), nh = lane >> 4;
+    const int co = blockIdx.x * kCoB + lane % kCoB, nh = lane / kCoB;
     const int oc = a.o_lo + (int)blockIdx.y * kCE, n0 = (int)blockIdx.z * kNB;
     ColTaps ct[kCE];
     int lmin = INT_MAX, lmax = -1; /* the window of x the block's columns read */
@@ -136,11 +137,9 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
                         for (int u = 0; u < kU; ++u) {
                             const int c = cb + u * kWarps;
                             if (c >= nc) break;
-                            const float4 xv = *reinterpret_cast<const float4 *>(sm + c * W * kNB + xo);
+                            const float2 xv = *reinterpret_cast<const float2 *>(sm + c * W * kNB + xo);
                             acc[e][0] = fmaf(xv.x, wv[u], acc[e][0]);
                             acc[e][1] = fmaf(xv.y, wv[u], acc[e][1]);
-                            acc[e][2] = fmaf(xv.z, wv[u], acc[e][2]);
-                            acc[e][3] = fmaf(xv.w, wv[u], acc[e][3]);
                         }
                     }
             }
@@ -155,7 +154,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
     /* Output q = (column e, sample i of the lane's four) x 32 lanes: the 8 warps' sums in warp order, the bias. */
     for (int q = threadIdx.x; q < kCE * kNH * 32; q += kWarps * 32) {
         const int ln = q & 31, ei = q >> 5, e = ei / kNH, i = ei - e * kNH;
-        const int c_out = blockIdx.x * kCoB + (ln & 15), n = n0 + (ln >> 4) * kNH + i, o = oc + e;
+        const int c_out = blockIdx.x * kCoB + ln % kCoB, n = n0 + ln / kCoB * kNH + i, o = oc + e;
         if (c_out >= a.cout || n >= a.N || o >= a.L_out) continue;
         float v = 0.f;
         for (int r = 0; r < kWarps; ++r) v += sm[(r * kCE * kNH + ei) * 32 + ln];
