@@ -2050,7 +2050,8 @@ int rs_pingpong(int MQ, bool fwd_stride1, bool fwd_short) {
  * per sample, the ninth tile of 128 holds one, and 1728 tiles take 14 rounds of the 132-block grid where 1536 take
  * 12). Where at most 8 positions are valid and dropping the tile saves enough rounds of the persistent grid (counted
  * for a full grid and for one rounded to whole row tiles, as resident weights round it), the first output it would write,
- * o_lo = q*ps - p, is returned and convt1d_fwd_edge writes o >= o_lo; else -1. *only_beside: the drop pays only with the
+ * o_lo = q*ps - p, is returned and convt1d_fwd_edge writes o >= o_lo (where convt1d_fwd_edge_fits says it can); else
+ * -1. *only_beside: the drop pays only with the
  * edge kernel beside the forward (edge_launch). Strided (phase-merged) layers only, whose tiles are 128*MQ positions (no
  * ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever it applies. */
 int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool *only_beside) {
