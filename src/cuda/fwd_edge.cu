@@ -34,7 +34,7 @@ struct EdgeArgs {
     int N, cin, cout, L_in, L_out, K, s, p, d, o_lo;
 };
 
-template <typename T>
+template <typename T, int U>
 __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a, const T *__restrict__ x,
                                                                const T *__restrict__ w, const T *__restrict__ bias,
                                                                T *__restrict__ y) {
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
                 sm[v] = n0 + i < a.N && c < nc ? Elem<T>::load(x[((int64_t)(n0 + i) * a.cin + ci0 + c) * a.L_in + l]) : 0.f;
             }
             __syncthreads();
-#pragma unroll 8
+#pragma unroll U
             for (int c = warp; c < nc; c += kWarps) {
                 const float wv = co_ok ? Elem<T>::load(w[((int64_t)(ci0 + c) * a.cout + co) * a.K + k]) : 0.f;
 #pragma unroll
@@ -87,7 +87,11 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
 template <typename T>
 convt1d_status launch(const EdgeArgs &a, const void *x, const void *w, const void *bias, void *y, cudaStream_t stream) {
     const dim3 grid((unsigned)((a.cout + 31) / 32), (unsigned)(a.L_out - a.o_lo), (unsigned)((a.N + kNB - 1) / kNB));
-    fwd_edge_kernel<T><<<grid, kWarps * 32, 0, stream>>>(a, (const T *)x, (const T *)w, (const T *)bias, (T *)y);
+    const char *u16 = convt1d_env("CONVT1D_EDGE_U16"); /* TRIAL (run 410): 16 weight loads in flight per warp, not 8 */
+    if (u16 && u16[0] == '1')
+        fwd_edge_kernel<T, 16><<<grid, kWarps * 32, 0, stream>>>(a, (const T *)x, (const T *)w, (const T *)bias, (T *)y);
+    else
+        fwd_edge_kernel<T, 8><<<grid, kWarps * 32, 0, stream>>>(a, (const T *)x, (const T *)w, (const T *)bias, (T *)y);
     return convt1d_cuda_check("forward (edge columns): launch");
 }
 
