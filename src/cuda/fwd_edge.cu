@@ -15,7 +15,9 @@
  * 405-406, codec_dec_s8 fp16, alone / beside the forward, us): 16 channels x 8 warps 85 / 132, 8 channels x 16 warps
  * 60 / 112, this kernel 43 / 91. So did one 16-byte load per (ci, co) serving all 4 columns (run 409: 69 / 97; fp32
  * 99 alone against 47): fewer bytes and load instructions, but fewer warps with loads in flight (design note,
- * Session 41). */
+ * Session 41). What paid was more loads in flight in this kernel: 16 per warp instead of 8 (run 410, codec_dec_s8 fp16
+ * alone 33 us against 43; rotated, ms: codec_dec_s8 fp16 0.623 / 0.645, bf16 0.602 / 0.614, TF32 1.122 / 1.169;
+ * hifigan_up1 1-2% faster in every mode). */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -34,7 +36,7 @@ struct EdgeArgs {
     int N, cin, cout, L_in, L_out, K, s, p, d, o_lo;
 };
 
-template <typename T, int U>
+template <typename T>
 __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a, const T *__restrict__ x,
                                                                const T *__restrict__ w, const T *__restrict__ bias,
                                                                T *__restrict__ y) {
@@ -62,8 +64,8 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
                 sm[v] = n0 + i < a.N && c < nc ? Elem<T>::load(x[((int64_t)(n0 + i) * a.cin + ci0 + c) * a.L_in + l]) : 0.f;
             }
             __syncthreads();
-#pragma unroll U
-            for (int c = warp; c < nc; c += kWarps) {
+#pragma unroll 16
+            for (int c = warp; c < nc; c += kWarps) { /* 16 weight loads in flight per warp (8 until run 410) */
                 const float wv = co_ok ? Elem<T>::load(w[((int64_t)(ci0 + c) * a.cout + co) * a.K + k]) : 0.f;
 #pragma unroll
                 for (int i = 0; i < kNB; ++i) acc[i] = fmaf(sm[i * kCiChunk + c], wv, acc[i]);
@@ -87,11 +89,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
 template <typename T>
 convt1d_status launch(const EdgeArgs &a, const void *x, const void *w, const void *bias, void *y, cudaStream_t stream) {
     const dim3 grid((unsigned)((a.cout + 31) / 32), (unsigned)(a.L_out - a.o_lo), (unsigned)((a.N + kNB - 1) / kNB));
-    const char *u16 = convt1d_env("CONVT1D_EDGE_U16"); /* TRIAL (run 410): 16 weight loads in flight per warp, not 8 */
-    if (u16 && u16[0] == '1')
-        fwd_edge_kernel<T, 16><<<grid, kWarps * 32, 0, stream>>>(a, (const T *)x, (const T *)w, (const T *)bias, (T *)y);
-    else
-        fwd_edge_kernel<T, 8><<<grid, kWarps * 32, 0, stream>>>(a, (const T *)x, (const T *)w, (const T *)bias, (T *)y);
+    fwd_edge_kernel<T><<<grid, kWarps * 32, 0, stream>>>(a, (const T *)x, (const T *)w, (const T *)bias, (T *)y);
     return convt1d_cuda_check("forward (edge columns): launch");
 }
 
