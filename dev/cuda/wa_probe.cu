@@ -369,6 +369,24 @@ int launch_st(const float *x, const float *w, float *y, int n, int L, int dil, i
  * it, stage its accumulators and send them by bulk copies (16 lanes of each warp issue a row each) while the other
  * runs its MMAs. */
 
+/* A warp-specialized consumer's tile i (wa_fwd_ws, wa_fwd_ws2): its batch row b and first position p0; the MMAs from
+ * stage i % S once the producer has filled it (none in timing mode bit 0), then the stage handed back. */
+template <int CIN, int T, int NP, int S>
+__device__ __forceinline__ void ws_tile(float (&d)[NP / 2], const Args &a, int i, const float *xsm, int xst,
+                                        uint32_t wbase, uint32_t blbo, uint32_t full0, uint32_t empty0, int lane, int &b,
+                                        int &p0) {
+    const int tile = blockIdx.x + i * gridDim.x, s = i % S;
+    b = tile / a.tiles_per_n;
+    p0 = (tile % a.tiles_per_n) * NP;
+    const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
+    const uint32_t xbase = saddr(xsm + s * xst);
+#pragma unroll
+    for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
+    mb_wait(full0 + 8 * s, (i / S) & 1);
+    if (!(a.mode & 1)) tile_mmas<CIN, T, NP>(d, wbase, xbase, a, off, 1024, 128, blbo, 128);
+    if (lane == 0) mb_arrive(empty0 + 8 * s);
+}
+
 template <int CIN, int T, int NP, int S, int D, int P>
 __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
     static_assert(D > 0 || P == 1, "two producer warpgroups need the cp.async path");
@@ -473,16 +491,9 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws(Args a) {
     const bool bulk_ok = ((a.Lout * 4) & 15) == 0;
     auto cs_sync = [&]() { asm volatile("bar.sync %0, 128;" ::"r"(1 + c) : "memory"); };
     for (int i = c; i < ntiles; i += 2) {
-        const int tile = blockIdx.x + i * gridDim.x, s = i % S;
-        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
-        const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
-        const uint32_t xbase = saddr(xsm + s * xst);
         float d[NP / 2];
-#pragma unroll
-        for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
-        mb_wait(full0 + 8 * s, (i / S) & 1);
-        if (!(a.mode & 1)) tile_mmas<CIN, T, NP>(d, wbase, xbase, a, off, 1024, 128, blbo, 128);
-        if (lane == 0) mb_arrive(empty0 + 8 * s);
+        int b, p0;
+        ws_tile<CIN, T, NP, S>(d, a, i, xsm, xst, wbase, blbo, full0, empty0, lane, b, p0);
         if (a.mode & 4) continue;
 
         const bool issuer = lane < 16;
@@ -636,16 +647,9 @@ __global__ void __launch_bounds__(128 * (P + 2), 1) wa_fwd_ws2(const __grid_cons
     const uint32_t wbase = saddr(wsm), ybase = saddr(ys), blbo = (uint32_t)a.wp * 16;
     auto cs_sync = [&]() { asm volatile("bar.sync %0, 128;" ::"r"(1 + c) : "memory"); };
     for (int i = c; i < ntiles; i += 2) {
-        const int tile = blockIdx.x + i * gridDim.x, s = i % S;
-        const int b = tile / a.tiles_per_n, p0 = (tile % a.tiles_per_n) * NP;
-        const int off = (p0 - a.halo) - ((p0 - a.halo) & ~3);
-        const uint32_t xbase = saddr(xsm + s * xst);
         float d[NP / 2];
-#pragma unroll
-        for (int q = 0; q < NP / 2; q++) d[q] = 0.f;
-        mb_wait(full0 + 8 * s, (i / S) & 1);
-        if (!(a.mode & 1)) tile_mmas<CIN, T, NP>(d, wbase, xbase, a, off, 1024, 128, blbo, 128);
-        if (lane == 0) mb_arrive(empty0 + 8 * s);
+        int b, p0;
+        ws_tile<CIN, T, NP, S>(d, a, i, xsm, xst, wbase, blbo, full0, empty0, lane, b, p0);
         if (a.mode & 4) continue;
 
         if (rows ? lane < 16 : tid == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); /* ys free */

@@ -10,14 +10,10 @@
  * load after another and took ~250 us on codec_dec_s8, run 144), the samples' sums in registers, the warps' partial
  * sums added in a fixed order through shared memory (deterministic); fp32 sums (fp64 has its own kernels and never
  * comes here).
- * Each warp load of w touches 32 sectors for 64 useful bytes (a sector holds all taps of one (ci, co)), and each
- * column's block fetches them again. Blocks over 4 columns, so that a sector is fetched once per block, lost (runs
- * 405-406, codec_dec_s8 fp16, alone / beside the forward, us): 16 channels x 8 warps 85 / 132, 8 channels x 16 warps
- * 60 / 112, this kernel 43 / 91. So did one 16-byte load per (ci, co) serving all 4 columns (run 409: 69 / 97; fp32
- * 99 alone against 47): fewer bytes and load instructions, but fewer warps with loads in flight (design note,
- * Session 41). What paid was more loads in flight in this kernel: 16 per warp instead of 8 (run 410, codec_dec_s8 fp16
- * alone 33 us against 43; rotated, ms: codec_dec_s8 fp16 0.623 / 0.645, bf16 0.602 / 0.614, TF32 1.122 / 1.169;
- * hifigan_up1 1-2% faster in every mode). */
+ * It is bound by the latency of its weight loads (run 408), not by their bytes: blocks over all 4 columns, which
+ * fetch each sector of w once instead of once per column, were slower in three forms (runs 405, 406, 409: 60-85 us
+ * alone on codec_dec_s8 fp16 against 43), since they kept fewer loads in flight; 16 loads in flight per warp instead
+ * of 8 took it to 33 us (run 410; design note, Session 41). */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -65,7 +61,7 @@ __global__ void __launch_bounds__(kWarps * 32) fwd_edge_kernel(const EdgeArgs a,
             }
             __syncthreads();
 #pragma unroll 16
-            for (int c = warp; c < nc; c += kWarps) { /* 16 weight loads in flight per warp (8 until run 410) */
+            for (int c = warp; c < nc; c += kWarps) { /* 16 weight loads in flight per warp */
                 const float wv = co_ok ? Elem<T>::load(w[((int64_t)(ci0 + c) * a.cout + co) * a.K + k]) : 0.f;
 #pragma unroll
                 for (int i = 0; i < kNB; ++i) acc[i] = fmaf(sm[i * kCiChunk + c], wv, acc[i]);

@@ -2051,9 +2051,9 @@ int rs_pingpong(int MQ, bool fwd_stride1, bool fwd_short) {
  * 12). Where at most 8 positions are valid and dropping the tile saves enough rounds of the persistent grid (counted
  * for a full grid and for one rounded to whole row tiles, as resident weights round it), the first output it would write,
  * o_lo = q*ps - p, is returned and convt1d_fwd_edge writes o >= o_lo (where convt1d_fwd_edge_fits says it can); else
- * -1. *only_beside: the drop pays only with the
- * edge kernel beside the forward (edge_launch). Strided (phase-merged) layers only, whose tiles are 128*MQ positions (no
- * ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever it applies. */
+ * -1. *only_beside: the drop pays only with the edge kernel beside the forward (edge_launch). Strided (phase-merged)
+ * layers only, whose tiles are 128*MQ positions (no ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever
+ * it applies. */
 int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool *only_beside) {
     *only_beside = false;
     const char *ev = convt1d_env("CONVT1D_WGMMA_RS_EDGE");
@@ -2081,7 +2081,7 @@ int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t
      * little, so one saved round is enough; after it, the rule above. */
     if (env < 0 && saved < 1) return -1;
     *only_beside = env < 0 && saved * round_work < ((int64_t)96 << 20);
-    const int64_t o_lo = q_last * a.ps - a.p < 0 ? 0 : q_last * a.ps - a.p;
+    const int64_t o_lo = std::max<int64_t>(q_last * a.ps - a.p, 0);
     return convt1d_fwd_edge_fits(pr, o_lo) ? o_lo : -1;
 }
 
