@@ -53,7 +53,7 @@ constexpr int kMaxSmem = kWgMaxSmem;
 constexpr size_t kXtBudget = (size_t)512 << 20; /* transposed-input scratch per batch chunk */
 constexpr int kWresMax = 64 * 1024;   /* register-A kernel: resident weights up to this by default ... */
 constexpr int kWresMax16 = 96 * 1024; /* ... and in the 16-bit forward (KernelBench 64: 96 KB, run 154), TF32 stride 1
-                                         * on the H200 class (Session 39) */
+                                         * where rs_s1_direct (Session 39) */
 
 struct WgArgs {
     const void *bias;
@@ -2054,6 +2054,17 @@ int rs_pingpong(int MQ, bool fwd_stride1, bool fwd_short) {
  * -1. *only_beside: the drop pays only with the edge kernel beside the forward (edge_launch). Strided (phase-merged)
  * layers only, whose tiles are 128*MQ positions (no ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever
  * it applies. */
+/* The H200's stride-1 TF32 form (direct stores, no RX, weights resident up to kWresMax16; the lean kernel follows) is
+ * also the H100's for layers of 32 output channels or fewer (run 413, H100, rotated, ms, H100 form / H200 form:
+ * KernelBench 74's TF32 grad_input, a stride-1 forward of 32 rows on the adjoint weights, 0.979 / 0.733 (direct and
+ * no RX alone 0.779, the full kernel so 0.842); its forward, 64 rows, loses with it, 0.644 / 0.741).
+ * CONVT1D_WGMMA_RS_S1DIRECT=0/1: as convt1d_dram_rich alone / on every TF32 stride-1 layer (A/B, tests). */
+bool rs_s1_direct(int cout) {
+    const char *v = convt1d_env("CONVT1D_WGMMA_RS_S1DIRECT");
+    if (v && v[0]) return v[0] == '1' || convt1d_dram_rich();
+    return convt1d_dram_rich() || cout <= 32;
+}
+
 int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool *only_beside) {
     *only_beside = false;
     const char *ev = convt1d_env("CONVT1D_WGMMA_RS_EDGE");
@@ -2128,9 +2139,9 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * (KernelBench 74 0.597-0.602 / 0.655, with RX off as run_rs sets it there), and 16-bit at stride 2 without pairs
      * (hifigan_up3 0.617-0.622 / 0.660-0.664, hifigan_up4 0.600-0.609 / 0.692-0.696, grouped_g4 0.578-0.589 /
      * 0.616-0.619; codec_dec_s5, stride 5, loses: 0.232-0.241 / 0.220-0.228). */
-    const bool rich = convt1d_dram_rich();
+    const bool rich = convt1d_dram_rich(), s1d = rs_s1_direct(a.cout);
     const bool fwd_s1 = !BI && a.ps == 1 && a.os == 1; /* a stride-1 forward (or the stride-1 grad_input) */
-    const bool stg_dflt = BI || (a.ps == 1 ? es == 4 && !(rich && TY == WG_TF32) : !a.ypair && !(rich && es == 2 && a.ps == 2));
+    const bool stg_dflt = BI || (a.ps == 1 ? es == 4 && !(s1d && TY == WG_TF32) : !a.ypair && !(rich && es == 2 && a.ps == 2));
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : stg_dflt);
     const bool stg_ok = stg_want && (a.ps == 1 || !BI) && ((uintptr_t)a.y & 15) == 0;
     if (a.os > 1 && !stg_ok) return CONVT1D_ERROR_NOT_SUPPORTED;
@@ -2150,10 +2161,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     /* a.joint comes in as run_rs's wish; taken where a staged layout fits with it (not with ping-pong forced), else the
      * warpgroups' own tiles as before. */
     const bool joint_try = a.joint && fwd_s1 && stg_ok && !pp_forced;
-    /* Resident weights up to kWresMax16 in the 16-bit forward and, on the H200 class, the TF32 stride-1 forward and
+    /* Resident weights up to kWresMax16 in the 16-bit forward and, where rs_s1_direct, the TF32 stride-1 forward and
      * grad_input (Session 39, runs 397-398: KernelBench 74's TF32 grad_input, 80 KB, resident / per stage 0.749 / 0.814
      * and 0.746 / 0.765 ms; the one suite layer between the limits). */
-    const bool wres_big = es == 2 ? !BI : TY == WG_TF32 && fwd_s1 && rich;
+    const bool wres_big = es == 2 ? !BI : TY == WG_TF32 && fwd_s1 && s1d;
     const int64_t wres_max = wv && wv[0] == '1' ? kMaxSmem : wres_big ? kWresMax16 : kWresMax;
     for (int jt = joint_try; jt >= 0 && pick < 0; --jt) {
         a.joint = jt;
@@ -2215,9 +2226,10 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     }
     /* The lean kernel (fwd_wgmma_rs_kernel LEAN, where it measured faster: 64x2 tiles, and TF32 128x2 tiles on the H200
      * class) wherever the launch needs nothing else: a stride-1 forward (or the stride-1 grad_input, the forward on the
-     * adjoint weights), TMA boxes, direct stores, no view; position pairs in 16-bit, no RX in TF32 (so on the H200 class,
-     * whose TF32 stride-1 rows store directly without RX; the H100 stages its 64-row ones). The TF32 128x2 lean kernel
-     * (KernelBench 64) is unmeasured on the H100, where loads ahead lost in the full kernel (run 376): H200 class only.
+     * adjoint weights), TMA boxes, direct stores, no view; position pairs in 16-bit, no RX in TF32 (so where rs_s1_direct,
+     * whose TF32 stride-1 rows store directly without RX; the H100 stages its layers of more than 32 rows). The TF32
+     * 128x2 lean kernel (KernelBench 64) ties on the H100 (run 413, ms, with the H200's defaults / without: 1.882 /
+     * 1.881, 1.856 / 1.908 in another sweep): H200 class only.
      * CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
     a.lean = fwd_s1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 &&
              (BR == 64 || (BR == 128 && TY == WG_TF32 && rich)) && TY != WG_TF32X3 &&
@@ -2463,7 +2475,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         const char *rv = convt1d_env("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
-        a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1 && !convt1d_dram_rich());
+        a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1 && !rs_s1_direct(a.cout));
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */
@@ -2677,9 +2689,10 @@ convt1d_status dispatch_rs(int ty, const convt1d_problem &pr, const void *x, con
     /* 256x1 past 128 rows, but 128x2 for a forward up to 1024 rows (run 51, ms: hifigan_up2 16-bit 0.95 vs
      * 1.05, TF32 1.35 vs 1.38; 2048 rows and more, and every strided grad_input, lose with it). */
     /* On the H200 (convt1d_dram_rich) 256x1 wins at 1024 rows too (runs 378-379, hifigan_up2, ms, 256x1 / 128x2:
-     * TF32 1.078-1.090 / 1.203-1.224, fp16 0.656-0.673 / 0.687-0.688, bf16 0.629-0.642 / 0.649-0.651); the H100 keeps
-     * run 51's rule (not measured there since). */
-    if (M > 128 && ty != WG_TF32X3 && (bi || M > (convt1d_dram_rich() ? 512 : 1024))) BR = 256, MQ = 1;
+     * TF32 1.078-1.090 / 1.203-1.224, fp16 0.656-0.673 / 0.687-0.688, bf16 0.629-0.642 / 0.649-0.651), and on the H100
+     * with today's kernels (run 413, rotated, ms, 256x1 / 128x2: TF32 1.083 / 1.220, fp16 0.632 / 0.668, bf16 0.620 /
+     * 0.642): 256x1 past 512 rows on both cards. */
+    if (M > 128 && ty != WG_TF32X3 && (bi || M > 512)) BR = 256, MQ = 1;
     /* 16-bit phase-merged rows that cannot go out as pairs of adjacent phases (ypair: ps, L_out and p even) are stored
      * through the staged tile, which does not fit beside two 256-row stages (direct stores then, one 2-byte element
      * per store, ps elements apart); 128x2 tiles fit it (run 227, codec_dec_s5, ms, 128x2 / 256x1: fp16 0.245 / 0.294,

@@ -432,11 +432,12 @@ def test_wgmma_rs_rounded_boxes(c, pick, monkeypatch):
 def test_wgmma_rs_rounded_boxes_default(c, rx, rich, monkeypatch):
     """Where the default takes the rounded boxes: the stride-1 64-row tiles, not 128 / 256 rows or phase-merged rows
     (the register-A kernel forced, its tile and options as the heuristic picks them); nowhere on an H200-class device
-    (CONVT1D_DRAM_RICH=1: direct stores there, which RX slows)."""
+    (CONVT1D_DRAM_RICH=1: direct stores there, which RX slows), nor on layers of 32 output channels or fewer
+    (rs_s1_direct, Session 42: rx_cin48_two_ksteps's 24)."""
     torch.backends.cudnn.allow_tf32 = True
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
     monkeypatch.setenv("CONVT1D_DRAM_RICH", rich)
-    rx = rx and rich == "0"
+    rx = rx and rich == "0" and c["Cout"] > 32
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
     y, names = profiled_forward(x, w, b, c)
@@ -446,12 +447,12 @@ def test_wgmma_rs_rounded_boxes_default(c, rx, rich, monkeypatch):
 
 
 # The H200's defaults (convt1d_dram_rich; Session 37, runs 378-380), forced on either card by CONVT1D_DRAM_RICH: TF32
-# stride-1 rows stored directly without RX, 16-bit stride-2 rows without pairs stored directly, 256x1 tiles from 513
-# rows, the fused one-phase TF32 forward without whole lines; and the H100's (=0) as before. Each layer's y within its
+# stride-1 rows stored directly without RX, 16-bit stride-2 rows without pairs stored directly, the fused one-phase TF32
+# forward without whole lines; and the H100's (=0) as before. 256x1 tiles from 513 rows on both (Session 42). Each layer's y within its
 # mode's tolerance of float64 with either, and the tile rows the register-A kernel ran.
 RICH_SHAPES = [
     (shape("rich_kb74_like", 4, 32, 64, 5, 16384, padding=2, dilation=3, bias=False), {"0": 64, "1": 64}),
-    (shape("rich_up2_like_1024rows", 2, 64, 128, 16, 1024, stride=8, padding=4), {"0": 128, "1": 256}),
+    (shape("rich_up2_like_1024rows", 2, 64, 128, 16, 1024, stride=8, padding=4), {"0": 256, "1": 256}),
     (shape("rich_up4_like_s2", 2, 64, 32, 4, 8192, stride=2, padding=1), {"0": 64, "1": 64}),
     (shape("rich_kb79_like_one_phase", 4, 32, 64, 3, 16384, stride=2, padding=1, dilation=2, bias=False), {}),
 ]
@@ -478,6 +479,36 @@ def test_wgmma_dram_rich_defaults(ci, dtype, tf32, tol, rich, monkeypatch):
         assert any("fwd_phase_fused_kernel" in n for n in names), names
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
+
+
+# rs_s1_direct (Session 42): the H200's stride-1 TF32 form (direct stores, no RX, the lean kernel on 64x2 tiles) on
+# either card for layers of 32 output channels or fewer, and RX on the H100's wider ones as before; the stride-1
+# grad_input is such a forward on the adjoint weights (32 rows for a 32 -> 64 layer). CONVT1D_WGMMA_RS_S1DIRECT=0: as
+# convt1d_dram_rich alone (the H100's RX back on 32 rows), =1: every TF32 stride-1 layer. y within TF32's tolerance.
+S1D_SHAPES = [
+    shape("s1d_rows32_cin64", 2, 64, 32, 5, 12000, padding=2, dilation=3, bias=False),
+    shape("s1d_rows24_bias", 3, 48, 24, 3, 4096, padding=1),
+    shape("s1d_rows64", 2, 32, 64, 5, 12000, dilation=3, bias=False),
+]
+
+
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("s1d", ["", "0", "1"])
+@pytest.mark.parametrize("c", S1D_SHAPES, ids=[c["name"] for c in S1D_SHAPES])
+def test_wgmma_rs_s1_direct(c, s1d, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = True
+    monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
+    monkeypatch.setenv("CONVT1D_DRAM_RICH", "0")
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_S1DIRECT", s1d)
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
+    y, names = profiled_forward(x, w, b, c)
+    args = next((a for a in map(rs_kernel_args, names) if a), None)
+    assert args is not None and args[1:3] == ["64", "2"], names
+    direct = s1d == "1" or (s1d == "" and c["Cout"] <= 32)
+    assert rs_rx_ran(names) == (not direct), names
+    assert (args[7:8] == ["true"]) == direct, args  # the lean kernel: direct stores, no RX
+    assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= 5e-3
 
 # The lean register-A kernel (LEAN, Session 38): the stride-1 forward with TMA boxes and direct stores, compiled without
 # the other stagings, the staged epilogue and the phase-merged stores. Taken wherever it applies on 64x2 tiles (16-bit
