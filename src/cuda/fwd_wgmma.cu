@@ -2055,14 +2055,17 @@ int rs_pingpong(int MQ, bool fwd_stride1, bool fwd_short) {
  * layers only, whose tiles are 128*MQ positions (no ping-pong tiles there). CONVT1D_WGMMA_RS_EDGE=0 never, 1 wherever
  * it applies. */
 /* The H200's stride-1 TF32 form (direct stores, no RX, weights resident up to kWresMax16; the lean kernel follows) is
- * also the H100's for layers of 32 output channels or fewer (run 413, H100, rotated, ms, H100 form / H200 form:
- * KernelBench 74's TF32 grad_input, a stride-1 forward of 32 rows on the adjoint weights, 0.979 / 0.733 (direct and
- * no RX alone 0.779, the full kernel so 0.842); its forward, 64 rows, loses with it, 0.644 / 0.741).
+ * also the H100's on 64-row tiles, except where one 128-byte chunk of channels (32 in) feeds more than 32 rows, as in
+ * KernelBench 74's forward: there the MMAs of a tile are too few to hide its direct stores. H100, rotated, ms, H100 form
+ * / H200 form (runs 413-414): KernelBench 74 forward (32 in, 64 rows) 0.644 / 0.741; its grad_input, a stride-1
+ * forward on the adjoint weights (64 in, 32 rows), 0.979 / 0.733 (direct and no RX alone 0.779, the full kernel so
+ * 0.842); outside the suite, 64 in 32 rows 1.029 / 0.736, 32 in 32 rows 0.591 / 0.431, 128 in 32 rows 0.345 / 0.285,
+ * 64 in 64 rows 1.136 / 0.917. 128-row tiles keep the H100's form (KernelBench 64: staged 1.881, direct 1.911).
  * CONVT1D_WGMMA_RS_S1DIRECT=0/1: as convt1d_dram_rich alone / on every TF32 stride-1 layer (A/B, tests). */
-bool rs_s1_direct(int cout) {
+bool rs_s1_direct(const WgArgs &a, int BR) {
     const char *v = convt1d_env("CONVT1D_WGMMA_RS_S1DIRECT");
     if (v && v[0]) return v[0] == '1' || convt1d_dram_rich();
-    return convt1d_dram_rich() || cout <= 32;
+    return convt1d_dram_rich() || (BR == 64 && (a.cout <= 32 || a.nchunk >= 2));
 }
 
 int64_t rs_edge_drop(const convt1d_problem &pr, const WgArgs &a, int MQ, int64_t q_max, bool *only_beside) {
@@ -2139,7 +2142,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * (KernelBench 74 0.597-0.602 / 0.655, with RX off as run_rs sets it there), and 16-bit at stride 2 without pairs
      * (hifigan_up3 0.617-0.622 / 0.660-0.664, hifigan_up4 0.600-0.609 / 0.692-0.696, grouped_g4 0.578-0.589 /
      * 0.616-0.619; codec_dec_s5, stride 5, loses: 0.232-0.241 / 0.220-0.228). */
-    const bool rich = convt1d_dram_rich(), s1d = rs_s1_direct(a.cout);
+    const bool rich = convt1d_dram_rich(), s1d = rs_s1_direct(a, BR);
     const bool fwd_s1 = !BI && a.ps == 1 && a.os == 1; /* a stride-1 forward (or the stride-1 grad_input) */
     const bool stg_dflt = BI || (a.ps == 1 ? es == 4 && !(s1d && TY == WG_TF32) : !a.ypair && !(rich && es == 2 && a.ps == 2));
     const bool stg_want = a.os > 1 || (ev && ev[0] ? ev[0] == 's' : stg_dflt);
@@ -2227,7 +2230,7 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     /* The lean kernel (fwd_wgmma_rs_kernel LEAN, where it measured faster: 64x2 tiles, and TF32 128x2 tiles on the H200
      * class) wherever the launch needs nothing else: a stride-1 forward (or the stride-1 grad_input, the forward on the
      * adjoint weights), TMA boxes, direct stores, no view; position pairs in 16-bit, no RX in TF32 (so where rs_s1_direct,
-     * whose TF32 stride-1 rows store directly without RX; the H100 stages its layers of more than 32 rows). The TF32
+     * whose TF32 stride-1 rows store directly without RX; the H100 stages its one-chunk layers of 64 rows). The TF32
      * 128x2 lean kernel (KernelBench 64) ties on the H100 (run 413, ms, with the H200's defaults / without: 1.882 /
      * 1.881, 1.856 / 1.908 in another sweep): H200 class only.
      * CONVT1D_WGMMA_RS_LEAN=0: the full kernel (A/B, tests: same bits). */
@@ -2475,7 +2478,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
     {
         const char *rv = convt1d_env("CONVT1D_WGMMA_RS_RX");
         const bool can = TY == WG_TF32 && a.xstage == XS_TMA && BR == 64; /* instantiated at 64 rows only */
-        a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1 && !rs_s1_direct(a.cout));
+        a.rx = can && (rv && rv[0] ? rv[0] == '1' : a.ps == 1 && a.os == 1 && !rs_s1_direct(a, BR));
     }
     bool only_beside = false;
     /* The edge kernel reads and writes whole tensors: not in a group's view. */

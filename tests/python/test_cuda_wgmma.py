@@ -432,12 +432,12 @@ def test_wgmma_rs_rounded_boxes(c, pick, monkeypatch):
 def test_wgmma_rs_rounded_boxes_default(c, rx, rich, monkeypatch):
     """Where the default takes the rounded boxes: the stride-1 64-row tiles, not 128 / 256 rows or phase-merged rows
     (the register-A kernel forced, its tile and options as the heuristic picks them); nowhere on an H200-class device
-    (CONVT1D_DRAM_RICH=1: direct stores there, which RX slows), nor on layers of 32 output channels or fewer
-    (rs_s1_direct, Session 42: rx_cin48_two_ksteps's 24)."""
+    (CONVT1D_DRAM_RICH=1: direct stores there, which RX slows), nor where rs_s1_direct takes the direct stores on the
+    H100 (Session 42: 32 output channels or fewer, or more than one 32-channel chunk in)."""
     torch.backends.cudnn.allow_tf32 = True
     monkeypatch.setenv("CONVT1D_WGMMA_RS", "1")
     monkeypatch.setenv("CONVT1D_DRAM_RICH", rich)
-    rx = rx and rich == "0" and c["Cout"] > 32
+    rx = rx and rich == "0" and c["Cout"] > 32 and c["Cin"] <= 32
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b = make_inputs(c, dtype=torch.float32, device="cuda", gen=gen)
     y, names = profiled_forward(x, w, b, c)
@@ -482,13 +482,15 @@ def test_wgmma_dram_rich_defaults(ci, dtype, tf32, tol, rich, monkeypatch):
 
 
 # rs_s1_direct (Session 42): the H200's stride-1 TF32 form (direct stores, no RX, the lean kernel on 64x2 tiles) on
-# either card for layers of 32 output channels or fewer, and RX on the H100's wider ones as before; the stride-1
-# grad_input is such a forward on the adjoint weights (32 rows for a 32 -> 64 layer). CONVT1D_WGMMA_RS_S1DIRECT=0: as
+# either card, except for one 32-channel chunk in and more than 32 rows (KernelBench 74's forward), which keeps the
+# H100's RX and staged rows there; the stride-1 grad_input is such a forward on the adjoint weights (32 rows, 64 in
+# for a 32 -> 64 layer). CONVT1D_WGMMA_RS_S1DIRECT=0: as
 # convt1d_dram_rich alone (the H100's RX back on 32 rows), =1: every TF32 stride-1 layer. y within TF32's tolerance.
 S1D_SHAPES = [
     shape("s1d_rows32_cin64", 2, 64, 32, 5, 12000, padding=2, dilation=3, bias=False),
     shape("s1d_rows24_bias", 3, 48, 24, 3, 4096, padding=1),
     shape("s1d_rows64", 2, 32, 64, 5, 12000, dilation=3, bias=False),
+    shape("s1d_rows64_cin64", 2, 64, 64, 5, 12000, padding=3, dilation=3),
 ]
 
 
@@ -505,7 +507,7 @@ def test_wgmma_rs_s1_direct(c, s1d, monkeypatch):
     y, names = profiled_forward(x, w, b, c)
     args = next((a for a in map(rs_kernel_args, names) if a), None)
     assert args is not None and args[1:3] == ["64", "2"], names
-    direct = s1d == "1" or (s1d == "" and c["Cout"] <= 32)
+    direct = s1d == "1" or (s1d == "" and (c["Cout"] <= 32 or c["Cin"] > 32))
     assert rs_rx_ran(names) == (not direct), names
     assert (args[7:8] == ["true"]) == direct, args  # the lean kernel: direct stores, no RX
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= 5e-3
