@@ -3,7 +3,10 @@
 # ring. Run 421 found its direct stores cost 20-25% (1.39-1.48 ms without them against 1.83-1.85) and its restaged
 # weights ~5%; its per-warpgroup staged tiles (2 x 66 KB) do not fit beside three 65 KB stages. dev/probes/staged_rows.patch
 # (CONVT1D_WGMMA_RS_STG_ROWS=n) sends the stride-1 staged epilogue in passes of n rows through a tile of n rows per
-# warpgroup: n = 64 fits with two stages, n = 16 with three (8 passes, a bulk-copy read wait between passes).
+# warpgroup: n = 64 fits with two stages, n = 16 with three (8 passes, a bulk-copy read wait between passes). The passes
+# are compiled into the TF32 128x2 forward kernels only (16, 32 or 64 rows, each pass unrolled with its rows known, so
+# each accumulator dies in its pass); built in session 45 with no ptxas warning, the non-view kernel's stack 0 -> 8 bytes,
+# every other register-A kernel's as before. Never run: correctness is the tests below and the A/B's error column.
 # Before the call, on the host (~5 min each):
 #   bash dev/probes/build_probe.sh cur                                  # the shipped library
 #   bash dev/probes/build_probe.sh sr dev/probes/staged_rows.patch      # the probe build (switch off = shipped picks)
