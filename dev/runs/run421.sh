@@ -2,10 +2,14 @@
 # Run 421 (session 45): what KernelBench 64 TF32's data movement costs, by timing probes (not libraries):
 # dev/probes/data_probe.patch on library 415's fwd_wgmma.cu, built for sm_90a with CONVT1D_PROBE_DATA = 1 (a stage's
 # weights loaded on its first fill only, later fills keep stale ones: the time if weights were free, i.e. resident),
-# 2 (the fast direct epilogue stores nothing: KernelBench 64's stores); 3 (both) was built and not carried (the 64 MiB limit). Outputs wrong by design. Library 415
-# (.carry/libconvt1d_cur.so.xz) and the two probes in alternating processes, 2 rounds (a short run: little device time was left). KernelBench 74 (resident
-# weights, staged epilogue on the H100) is untouched by both: the control; the stride-8 layers (weights per stage,
-# phase-merged stores) see probe 1 only.
+# 2 (the fast direct epilogue stores nothing: KernelBench 64's stores); 3 (both) was built and not carried (the 64 MiB
+# limit). Outputs wrong by design. Library 415 and the two probes in alternating processes, 2 rounds (a short run: little
+# device time was left). KernelBench 74 (resident weights, staged epilogue on the H100) is untouched by both: the
+# control; the stride-8 layers (weights per stage, phase-merged stores) see probe 1 only.
+# Before the call, on the host (~5 min each):
+#   bash dev/probes/build_probe.sh cur
+#   bash dev/probes/build_probe.sh d1 dev/probes/data_probe.patch CONVT1D_PROBE_DATA=1
+#   bash dev/probes/build_probe.sh d2 dev/probes/data_probe.patch CONVT1D_PROBE_DATA=2
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
