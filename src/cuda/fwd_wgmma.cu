@@ -147,6 +147,9 @@ struct WgArgs {
     /* Register-A forward: the LEAN kernel (rs_launch, Session 38). Host only, and last, so that the kernels' parameter
      * offsets stay as they were (a member added in between recompiled every kernel that reads the ones after it). */
     int lean;
+    /* Register-A kernel: the persistent grid's tile order (tile_rt). 0: row tiles fastest; g > 1: groups of g row tiles
+     * take every position tile in turn. Host-set in rs_launch, last for the same reason as lean. */
+    int rgrp;
 };
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
@@ -154,6 +157,25 @@ enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
 /* Grouped rows (WgArgs::xg): the first column of box m in the group's coordinates, relative to the window
  * start (a multiple of ve elements): the ve-aligned column at or below m*L + h, h = hal - (T-1)*dj being the
  * window's leading columns that no tap reads. */
+/* The register-A kernel's tile tl as its row tile (returned) and rest = n * q_tiles + q tile. Row tiles fastest: the
+ * blocks resident at once take every row tile of a few position tiles, so all of the weights are in use at once. Where
+ * they are larger than L2 (codec_dec_s8: 75 MB of TF32 weights, 50 MB of L2 on an H100) each pass over the position
+ * tiles brings them from DRAM again; rgrp > 1 takes groups of rgrp row tiles, each over every position tile, so that
+ * one group's weights stay in L2 while it runs (the input is then read once per group). Producer and consumers call
+ * this with the same arguments, so they walk the same tiles. */
+__device__ __forceinline__ int tile_rt(int64_t tl, int r_tiles, int64_t rests, int rgrp, int64_t &rest) {
+    if (rgrp <= 1) {
+        rest = tl / r_tiles;
+        return (int)(tl % r_tiles);
+    }
+    const int64_t gsz = (int64_t)rgrp * rests;
+    const int g = (int)(tl / gsz);
+    const int64_t w = tl - g * gsz;
+    const int r0 = g * rgrp, gc = r_tiles - r0 < rgrp ? r_tiles - r0 : rgrp; /* the last group may be smaller */
+    rest = w / gc;
+    return r0 + (int)(w % gc);
+}
+
 __host__ __device__ __forceinline__ int group_col(int m, int L, int h, int ve) {
     return (m * L + h) / ve * ve; /* m*L < INT_MAX / 2 (run_rs) */
 }
@@ -530,8 +552,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             constexpr int EW = 8 / (int)sizeof(T); /* elements per 8-byte word */
             int it = 0;
             for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
-                const int rt = (int)(tl % r_tiles);
-                const int64_t rest = tl / r_tiles;
+                int64_t rest;
+                const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, a.rgrp, rest);
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
@@ -808,8 +830,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
          * tile (the other's) waits for this one */
         const int ppo_in = PPO && tl >= (int64_t)blockIdx.x + gridDim.x ? a.ppo_k : 0;
         const int ppo_out = PPO && tl + gridDim.x < tiles ? a.nchunk - a.ppo_k : a.nchunk;
-        const int rt = (int)(tl % r_tiles);
-        const int64_t rest = tl / r_tiles;
+        int64_t rest;
+        const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, a.rgrp, rest);
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
         float acc[MQ][BR / 2];
 #pragma unroll
@@ -2221,6 +2243,11 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *kv = convt1d_env("CONVT1D_WGMMA_RS_SKEW");
     a.skew_ns = kv && kv[0] ? atoi(kv) : 0;
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
+    /* Tile order (tile_rt): CONVT1D_WGMMA_RS_RGROUP=g, groups of g row tiles (not with resident weights, whose blocks
+     * keep one row tile). */
+    const char *rg_v = convt1d_env("CONVT1D_WGMMA_RS_RGROUP");
+    a.rgrp = rg_v && rg_v[0] ? atoi(rg_v) : 0;
+    if (a.wres || a.rgrp < 2 || a.rgrp >= a.r_tiles) a.rgrp = 0;
     {
         const int64_t all = (int64_t)a.q_tiles * a.r_tiles * a.N; /* the kernel's tile count (ping-pong tiles if pp) */
         a.rx_tq = (int)std::min<int64_t>(all / grid, INT_MAX / 2);

@@ -291,6 +291,41 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
     assert torch.isfinite(y).all() and rel_err(y, ref(x, w, b, c)) <= tol
 
 
+# The register-A kernel's tile order (tile_rt, CONVT1D_WGMMA_RS_RGROUP=g): groups of g row tiles, each over every
+# position tile, instead of row tiles fastest. The same tiles computed the same way, in another order: y must be
+# bitwise the default order's and right, the last group smaller than g where g does not divide the row tiles (the
+# layers have 2-48 row tiles), with ping-pong (whose warpgroups take alternate tiles) and in the stride-1 grad_input
+# (the same kernel). Weights not resident: resident weights keep one row tile per block, so no grouping there.
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("rgrp", ["2", "3"])
+@pytest.mark.parametrize("pick", ["rs", "rspp", "rs128x1"])
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
+@pytest.mark.parametrize("c", [SHAPES[3], SHAPES[5], SHAPES[6], SHAPES[13], SHAPES[15]],
+                         ids=["upsample_x8", "s4_outpad_odd_channels", "pointwise_wide", "s7_cout_odd", "codec_s8_wide"])
+def test_wgmma_rs_tile_order(c, dtype, tol, tf32, pick, rgrp, monkeypatch):
+    torch.backends.cudnn.allow_tf32 = tf32
+    set_pick(pick, monkeypatch)
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_WRES", "0")
+    monkeypatch.setenv("CONVT1D_BWD_INPUT_FUSED", "0")
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    gy = None
+    outs = []
+    for order in (None, rgrp):
+        if order:
+            monkeypatch.setenv("CONVT1D_WGMMA_RS_RGROUP", order)
+        xr = x.clone().requires_grad_()
+        y, names = profiled_forward(xr, w, b, c)
+        assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+        if gy is None:
+            gy = torch.randn(y.shape, generator=gen, dtype=torch.float64).to(device="cuda", dtype=dtype)
+        (gx,) = torch.autograd.grad(y, xr, gy)
+        outs.append((y.detach(), gx))
+    (y0, gx0), (y1, gx1) = outs
+    assert torch.isfinite(y1).all() and rel_err(y1, ref(x, w, b, c)) <= tol
+    assert torch.equal(y1, y0) and torch.equal(gx1, gx0)
+
+
 # The packed weights (pack_weights): the zeroing pass before the scatter is skipped where the scatter covers the packed
 # tensor (C_in a whole number of channel chunks and C_out*K = T*M_pad rows, session 26). Layers: covered (s8: 2 taps x 8
 # phases x 64 channels in 4 whole row tiles), padding rows and channels (s3, 38 channels in a 128-row tile of 126, C_in
