@@ -19,6 +19,7 @@ for v in cur rg; do mkdir -p /tmp/l$v && xz -dc .carry/libconvt1d_$v.so.xz > /tm
 bash scripts/build_torch_op.sh /tmp/lcur > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
 cp /tmp/lcur/libconvt1d_torch.so /tmp/lcur/libconvt1d_torch.torch_version /tmp/lrg/
 export CONVT1D_LIBRARY=/tmp/lrg/libconvt1d.so
+for v in cur rg; do echo "$v register-A kernels by stack bytes: $(cuobjdump --dump-resource-usage /tmp/l$v/libconvt1d.so | grep -A1 fwd_wgmma_rs_kernel | grep -o "STACK:[0-9]*" | sort | uniq -c | tr '\n' ' ')"; done
 (cd tests/python && timeout 150 python3 -m pytest -q -p no:cacheprovider test_cuda_wgmma.py \
   -k "test_wgmma_rs_tile_order or (test_wgmma_forward and (codec or upsample or s7) and (rs or heuristic))" > $R/tests.txt 2>&1
  echo "tests exit $? ($SECONDS s)"; grep -E "^FAILED" $R/tests.txt | head -5 | cut -c1-250; tail -1 $R/tests.txt)
