@@ -256,6 +256,18 @@ int convt1d_dram_gbps() {
     return gbps;
 }
 
+/* L2 size of the current device in bytes, cached for the process; 0 if it cannot be read. H100 / H200: 50 MB. */
+int64_t convt1d_l2_bytes() {
+    static int64_t bytes = -1;
+    if (bytes < 0) {
+        int dev = 0, v = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, dev) != cudaSuccess)
+            return 0;
+        bytes = v;
+    }
+    return bytes;
+}
+
 bool convt1d_dram_rich() {
     const int forced = env_flag("CONVT1D_DRAM_RICH");
     return forced >= 0 ? forced != 0 : convt1d_dram_gbps() >= 4500;

@@ -107,6 +107,8 @@ size_t convt1d_smem_optin();
 /* Peak DRAM bandwidth of the current device in GB/s (cached for the process, like convt1d_sm_count: the device current
  * at the first call; 0 if it cannot be read). */
 int convt1d_dram_gbps();
+/* L2 size of the current device in bytes (cached for the process; 0 if it cannot be read). */
+int64_t convt1d_l2_bytes();
 /* Whether the device has the H200's bandwidth class (>= 4500 GB/s peak; H100 SXM: 3352): some choices were measured
  * on both cards and differ (Session 37, runs 378-380, H200: the KernelBench 74/79 TF32 epilogues, 16-bit stride-2 stores;
  * hifigan_up2's tile, since Session 42 on both cards). The H100's choices stay where this is false. CONVT1D_DRAM_RICH=0/1 overrides (A/B, tests). */

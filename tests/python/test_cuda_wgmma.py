@@ -292,16 +292,17 @@ def test_wgmma_rs_spare_rows(c, dtype, tol, tf32, pick, monkeypatch):
 
 
 # The register-A kernel's tile order (tile_rt, CONVT1D_WGMMA_RS_RGROUP=g): groups of g row tiles, each over every
-# position tile, instead of row tiles fastest. The same tiles computed the same way, in another order: y must be
-# bitwise the default order's and right, the last group smaller than g where g does not divide the row tiles (the
-# layers have 2-48 row tiles), with ping-pong (whose warpgroups take alternate tiles) and in the stride-1 grad_input
-# (the same kernel). Weights not resident: resident weights keep one row tile per block, so no grouping there.
+# position tile, instead of row tiles fastest (=0). The same tiles computed the same way, in another order: y must be
+# bitwise the row-tiles-fastest order's and right, the last group smaller than g where g does not divide the row tiles
+# (the layers have 2-48 row tiles), with ping-pong (whose warpgroups take alternate tiles) and in the grad_input (the
+# same kernel); "rule" is the default (groups only where the weights exceed half of L2: codec_s8_wide, 38-75 MB).
+# Weights not resident: resident weights keep one row tile per block, so no grouping there.
 @pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
-@pytest.mark.parametrize("rgrp", ["2", "3"])
+@pytest.mark.parametrize("rgrp", ["2", "3", "rule"])
 @pytest.mark.parametrize("pick", ["rs", "rspp", "rs128x1"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES[:3])
-@pytest.mark.parametrize("c", [SHAPES[3], SHAPES[5], SHAPES[6], SHAPES[13], SHAPES[15]],
-                         ids=["upsample_x8", "s4_outpad_odd_channels", "pointwise_wide", "s7_cout_odd", "codec_s8_wide"])
+@pytest.mark.parametrize("c", [SHAPES[3], SHAPES[5], SHAPES[6], SPARE[0], SHAPES[15]],
+                         ids=["upsample_x8", "s4_outpad_odd_channels", "pointwise_wide", "spare_s5", "codec_s8_wide"])
 def test_wgmma_rs_tile_order(c, dtype, tol, tf32, pick, rgrp, monkeypatch):
     torch.backends.cudnn.allow_tf32 = tf32
     set_pick(pick, monkeypatch)
@@ -311,8 +312,10 @@ def test_wgmma_rs_tile_order(c, dtype, tol, tf32, pick, rgrp, monkeypatch):
     x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
     gy = None
     outs = []
-    for order in (None, rgrp):
-        if order:
+    for order in ("0", rgrp):
+        if order == "rule":
+            monkeypatch.delenv("CONVT1D_WGMMA_RS_RGROUP")
+        else:
             monkeypatch.setenv("CONVT1D_WGMMA_RS_RGROUP", order)
         xr = x.clone().requires_grad_()
         y, names = profiled_forward(xr, w, b, c)
