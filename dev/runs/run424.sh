@@ -4,13 +4,12 @@
 # forward tests on the strided layers, test_cuda.py + test_autograd.py. Then codec_dec_s8 in every mode, the rule / row
 # tiles fastest (CONVT1D_WGMMA_RS_RGROUP=0), rotated in one process; then the forward record.
 # Before the call, on the host (~5 min): bash dev/probes/build_probe.sh fin
-# Run 426 is this script with a second argument, fin2: the library with split TF32 left out of the rule (host code only).
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/gpu.txt
-mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_${2:-fin}.so.xz > /tmp/lib/libconvt1d.so
+mkdir -p /tmp/lib && xz -dc .carry/libconvt1d_fin.so.xz > /tmp/lib/libconvt1d.so
 bash scripts/build_torch_op.sh /tmp/lib > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
 export CONVT1D_LIBRARY=/tmp/lib/libconvt1d.so
 python3 -c "from convt1d import _ops; assert _ops.eager_op_cuda and _ops.eager_cached_op is not None, 'C++ op not loaded'" || exit 1
