@@ -553,7 +553,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             int it = 0;
             for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
                 int64_t rest;
-                const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, a.rgrp, rest);
+                const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, LEAN ? 0 : a.rgrp, rest); /* LEAN: row tiles fastest */
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
@@ -831,7 +831,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         const int ppo_in = PPO && tl >= (int64_t)blockIdx.x + gridDim.x ? a.ppo_k : 0;
         const int ppo_out = PPO && tl + gridDim.x < tiles ? a.nchunk - a.ppo_k : a.nchunk;
         int64_t rest;
-        const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, a.rgrp, rest);
+        const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, LEAN ? 0 : a.rgrp, rest); /* LEAN: row tiles fastest */
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
         float acc[MQ][BR / 2];
 #pragma unroll
@@ -2274,6 +2274,9 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.lean = fwd_s1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 &&
              (BR == 64 || (BR == 128 && TY == WG_TF32 && rich)) && TY != WG_TF32X3 &&
              (es == 4 ? !a.rx : a.pairs) && !switch_off("CONVT1D_WGMMA_RS_LEAN");
+    /* The lean kernel keeps row tiles fastest (tile_rt compiled out of it: its code stays library 415's; the lean
+     * layers' weights fit in L2, KernelBench 64's 192 KB). */
+    if (a.lean) a.rgrp = 0;
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
