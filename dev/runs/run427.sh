@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 427 (session 46): does tile_rt cost the lean kernel? Run 426 (an H200) read KernelBench 64 TF32 at 1.789 ms against
+# Prepared in session 46, NOT RUN (the device time was spent). Run 427 (session 46): does tile_rt cost the lean kernel? Run 426 (an H200) read KernelBench 64 TF32 at 1.789 ms against
 # run 417d's 1.601 (library 415, another H200), the other rows within 2-3%; the H200 runs it on the lean kernel, which
 # run 423's control (H100: the full kernel) did not cover. Library 427 compiles tile_rt out of the lean kernel. Libraries
 # 415, 426 and 427 in alternating processes, 2 rounds, with CONVT1D_DRAM_RICH=1 (the H200's picks, the lean kernel, on
