@@ -2249,8 +2249,9 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
      * 1.242 / 1.121 / 1.117 / 1.129, fp16 0.653 / 0.646 / 0.621 / 0.625, bf16 0.633 / 0.617 / 0.601 / 0.603; its DRAM reads
      * 1.06 GB -> 0.49 (TF32), 0.82 -> 0.16 (fp16) by Nsight Compute at groups of 6. Where the weights fit in L2, groups
      * of 2 lose 1-5% (the input is read once per group: upsample_x8, hifigan_up1 / up2, codec_dec_s5), and the
-     * strided grad_input gains nothing (codec_dec_s8 1.121 / 1.116 at 4), nor split TF32 (runs 424-425, codec_dec_s8
-     * with the rule / without: 3.148 / 3.126, 3.151 / 3.116). Not with resident weights (their blocks
+     * strided grad_input gains nothing (codec_dec_s8 1.121 / 1.116 at 4), and split TF32 was not seen to gain (runs
+     * 424-425, codec_dec_s8 with the rule / without: 3.148 / 3.126, 3.151 / 3.116; but two identical launches read
+     * 3.248 / 3.189 in run 426), so it keeps the old order. Not with resident weights (their blocks
      * keep one row tile). CONVT1D_WGMMA_RS_RGROUP=g: groups of g row tiles wherever allowed; 0: row tiles fastest. */
     const char *rg_v = convt1d_env("CONVT1D_WGMMA_RS_RGROUP");
     const int64_t w_tile = (int64_t)CW * a.nchunk, l2 = convt1d_l2_bytes(); /* one row tile's weights */
