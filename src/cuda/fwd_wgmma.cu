@@ -154,9 +154,6 @@ struct WgArgs {
 
 enum { XS_CPASYNC = 0, XS_TMA = 1, XS_BULK = 2 };
 
-/* Grouped rows (WgArgs::xg): the first column of box m in the group's coordinates, relative to the window
- * start (a multiple of ve elements): the ve-aligned column at or below m*L + h, h = hal - (T-1)*dj being the
- * window's leading columns that no tap reads. */
 /* The register-A kernel's tile tl as its row tile (returned) and rest = n * q_tiles + q tile. Row tiles fastest: the
  * blocks resident at once take every row tile of a few position tiles, so all of the weights are in use at once. Where
  * they are larger than L2 (codec_dec_s8: 75 MB of TF32 weights, 50 MB of L2 on an H100) each pass over the position
@@ -176,6 +173,9 @@ __device__ __forceinline__ int tile_rt(int64_t tl, int r_tiles, int64_t rests, i
     return r0 + (int)(w % gc);
 }
 
+/* Grouped rows (WgArgs::xg): the first column of box m in the group's coordinates, relative to the window
+ * start (a multiple of ve elements): the ve-aligned column at or below m*L + h, h = hal - (T-1)*dj being the
+ * window's leading columns that no tap reads. */
 __host__ __device__ __forceinline__ int group_col(int m, int L, int h, int ve) {
     return (m * L + h) / ve * ve; /* m*L < INT_MAX / 2 (run_rs) */
 }
