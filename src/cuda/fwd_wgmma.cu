@@ -509,6 +509,8 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
+    const int64_t rests = (int64_t)q_tiles * a.N; /* tile_rt */
+    const int rgrp = LEAN ? 0 : a.rgrp;           /* LEAN: row tiles fastest, compiled in */
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -553,7 +555,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             int it = 0;
             for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
                 int64_t rest;
-                const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, LEAN ? 0 : a.rgrp, rest); /* LEAN: row tiles fastest */
+                const int rt = tile_rt(tl, r_tiles, rests, rgrp, rest);
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
@@ -831,7 +833,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         const int ppo_in = PPO && tl >= (int64_t)blockIdx.x + gridDim.x ? a.ppo_k : 0;
         const int ppo_out = PPO && tl + gridDim.x < tiles ? a.nchunk - a.ppo_k : a.nchunk;
         int64_t rest;
-        const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, LEAN ? 0 : a.rgrp, rest); /* LEAN: row tiles fastest */
+        const int rt = tile_rt(tl, r_tiles, rests, rgrp, rest);
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
         float acc[MQ][BR / 2];
 #pragma unroll
@@ -2243,22 +2245,6 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     const char *kv = convt1d_env("CONVT1D_WGMMA_RS_SKEW");
     a.skew_ns = kv && kv[0] ? atoi(kv) : 0;
     if (a.wres) grid = grid / a.r_tiles * a.r_tiles;
-    /* Tile order (tile_rt): in the forward whose packed weights (all row tiles) exceed half of L2, groups of row tiles
-     * whose weights take about a quarter of it (codec_dec_s8: 75 MB in TF32, groups of 4 of its 24 row tiles; 38 MB in
-     * 16-bit, 8 of 24). Run 423 (H100, rotated, ms, row tiles fastest / groups of 2, 4, 8): codec_dec_s8 TF32
-     * 1.242 / 1.121 / 1.117 / 1.129, fp16 0.653 / 0.646 / 0.621 / 0.625, bf16 0.633 / 0.617 / 0.601 / 0.603; its DRAM reads
-     * 1.06 GB -> 0.49 (TF32), 0.82 -> 0.16 (fp16) by Nsight Compute at groups of 6. Where the weights fit in L2, groups
-     * of 2 lose 1-5% (the input is read once per group: upsample_x8, hifigan_up1 / up2, codec_dec_s5), and the
-     * strided grad_input gains nothing (codec_dec_s8 1.121 / 1.116 at 4), and split TF32 was not seen to gain (runs
-     * 424-425, codec_dec_s8 with the rule / without: 3.148 / 3.126, 3.151 / 3.116; but two identical launches read
-     * 3.248 / 3.189 in run 426), so it keeps the old order. Not with resident weights (their blocks
-     * keep one row tile). CONVT1D_WGMMA_RS_RGROUP=g: groups of g row tiles wherever allowed; 0: row tiles fastest. */
-    const char *rg_v = convt1d_env("CONVT1D_WGMMA_RS_RGROUP");
-    const int64_t w_tile = (int64_t)CW * a.nchunk, l2 = convt1d_l2_bytes(); /* one row tile's weights */
-    a.rgrp = rg_v && rg_v[0] ? atoi(rg_v)
-             : !BI && TY != WG_TF32X3 && l2 > 0 && w_tile * a.r_tiles > l2 / 2 ? (int)std::max<int64_t>(2, l2 / 4 / w_tile)
-                                                            : 0;
-    if (a.wres || a.rgrp < 2 || a.rgrp >= a.r_tiles) a.rgrp = 0;
     {
         const int64_t all = (int64_t)a.q_tiles * a.r_tiles * a.N; /* the kernel's tile count (ping-pong tiles if pp) */
         a.rx_tq = (int)std::min<int64_t>(all / grid, INT_MAX / 2);
@@ -2275,9 +2261,24 @@ convt1d_status rs_launch(WgArgs a, int BR, int MQ, int xbox, bool allow_one_stag
     a.lean = fwd_s1 && !staged && a.xstage == XS_TMA && !a.view && MQ == 2 &&
              (BR == 64 || (BR == 128 && TY == WG_TF32 && rich)) && TY != WG_TF32X3 &&
              (es == 4 ? !a.rx : a.pairs) && !switch_off("CONVT1D_WGMMA_RS_LEAN");
-    /* The lean kernel keeps row tiles fastest (tile_rt compiled out of it: its code stays library 415's; the lean
-     * layers' weights fit in L2, KernelBench 64's 192 KB). */
-    if (a.lean) a.rgrp = 0;
+    /* Tile order (tile_rt): in the forward whose packed weights (all row tiles) exceed half of L2, groups of row tiles
+     * whose weights take about a quarter of it (codec_dec_s8: 75 MB in TF32, groups of 4 of its 24 row tiles; 38 MB in
+     * 16-bit, 8 of 24). Run 423 (H100, rotated, ms, row tiles fastest / groups of 2, 4, 8): codec_dec_s8 TF32
+     * 1.242 / 1.121 / 1.117 / 1.129, fp16 0.653 / 0.646 / 0.621 / 0.625, bf16 0.633 / 0.617 / 0.601 / 0.603; its DRAM reads
+     * 1.06 GB -> 0.49 (TF32), 0.82 -> 0.16 (fp16) by Nsight Compute at groups of 6. Where the weights fit in L2, groups
+     * of 2 lose 1-5% (the input is read once per group: upsample_x8, hifigan_up1 / up2, codec_dec_s5), and the
+     * strided grad_input gains nothing (codec_dec_s8 1.121 / 1.116 at 4), and split TF32 was not seen to gain (runs
+     * 424-425, codec_dec_s8 with the rule / without: 3.148 / 3.126, 3.151 / 3.116; but two identical launches read
+     * 3.248 / 3.189 in run 426), so it keeps the old order. Not with resident weights (their blocks
+     * keep one row tile), nor on the lean kernel (tile_rt compiled out of it, so its code stays library 415's; the lean
+     * layers' weights fit in L2: KernelBench 64's 192 KB). CONVT1D_WGMMA_RS_RGROUP=g: groups of g row tiles wherever
+     * allowed; 0: row tiles fastest. After the lean pick, which can change with a.rx above. */
+    const char *rg_v = convt1d_env("CONVT1D_WGMMA_RS_RGROUP");
+    const int64_t w_tile = (int64_t)CW * a.nchunk, l2 = convt1d_l2_bytes(); /* one row tile's weights */
+    a.rgrp = rg_v && rg_v[0] ? atoi(rg_v)
+             : !BI && TY != WG_TF32X3 && l2 > 0 && w_tile * a.r_tiles > l2 / 2 ? (int)std::max<int64_t>(2, l2 / 4 / w_tile)
+                                                            : 0;
+    if (a.wres || a.lean || a.rgrp < 2 || a.rgrp >= a.r_tiles) a.rgrp = 0;
     a.nb = 0;
     a.yvec = 0;
     const int64_t wp_elems = (int64_t)a.T * M_pad * cin_pad;
