@@ -200,16 +200,22 @@ int64_t cfg_grid(const Args &a, const CfgInfo &ci) {
     return co_tiles * (ci.sout ? 1 : a.s) * q_tiles * a.N * a.G;
 }
 
+/* An attribute of the current device, read once into cache (the device current at the first successful call); -1
+ * if it cannot be read (the next call tries again). */
+int cached_device_attr(int &cache, cudaDeviceAttr attr) {
+    if (cache < 0) {
+        int dev = 0, v = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, attr, dev) != cudaSuccess) return -1;
+        cache = v;
+    }
+    return cache;
+}
+
 }  // namespace
 
 int convt1d_sm_count() {
     static int count = -1;
-    if (count < 0) {
-        int dev = 0, c = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-        if (cudaDeviceGetAttribute(&c, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
-        count = c;
-    }
+    if (cached_device_attr(count, cudaDevAttrMultiProcessorCount) < 0) return 0;
     /* CONVT1D_SM_LIMIT=n (read at every call; probes only): size grids and heuristics for n SMs, so that two
      * kernels on two streams can share the GPU (dev/python/concurrent_bwd_probe.py). */
     const char *v = convt1d_env("CONVT1D_SM_LIMIT");
@@ -222,14 +228,8 @@ int convt1d_sm_count() {
 
 int convt1d_sm_major() {
     static int major = -1; /* one GPU generation per process is the common case */
-    if (major < 0) {
-        int dev = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-        int m = 0;
-        if (cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
-        major = m;
-    }
-    return major;
+    const int v = cached_device_attr(major, cudaDevAttrComputeCapabilityMajor);
+    return v < 0 ? 0 : v;
 }
 
 int convt1d_gcd(int a, int b) {
@@ -258,14 +258,9 @@ int convt1d_dram_gbps() {
 
 /* L2 size of the current device in bytes, cached for the process; 0 if it cannot be read. H100 / H200: 50 MB. */
 int64_t convt1d_l2_bytes() {
-    static int64_t bytes = -1;
-    if (bytes < 0) {
-        int dev = 0, v = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, dev) != cudaSuccess)
-            return 0;
-        bytes = v;
-    }
-    return bytes;
+    static int bytes = -1;
+    const int v = cached_device_attr(bytes, cudaDevAttrL2CacheSize);
+    return v < 0 ? 0 : v;
 }
 
 bool convt1d_dram_rich() {
@@ -275,14 +270,8 @@ bool convt1d_dram_rich() {
 
 size_t convt1d_smem_optin() {
     static int optin = -1;
-    if (optin < 0) {
-        int dev = 0, v = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-            return 48 * 1024;
-        optin = v;
-    }
-    return (size_t)optin;
+    const int v = cached_device_attr(optin, cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    return v < 0 ? 48 * 1024 : (size_t)v;
 }
 
 convt1d_status convt1d_fwd_tc_cfg(const convt1d_problem &pr, const void *x, const void *w, const void *bias,
