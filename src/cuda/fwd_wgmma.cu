@@ -509,8 +509,6 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int q_tiles = a.q_tiles, r_tiles = a.r_tiles;
     const int64_t tiles = (int64_t)q_tiles * r_tiles * a.N;
-    const int64_t rests = (int64_t)q_tiles * a.N; /* tile_rt */
-    const int rgrp = LEAN ? 0 : a.rgrp;           /* LEAN: row tiles fastest, compiled in */
 
     if (tid == 0) {
         for (int s = 0; s < a.stages; ++s) {
@@ -555,7 +553,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
             int it = 0;
             for (int64_t tl = blockIdx.x; tl < tiles; tl += gridDim.x) {
                 int64_t rest;
-                const int rt = tile_rt(tl, r_tiles, rests, rgrp, rest);
+                const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, LEAN ? 0 : a.rgrp, rest); /* LEAN: row tiles fastest */
                 const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
                 for (int c = 0; c < a.nchunk; ++c, ++it) {
                     const int s = it % a.stages;
@@ -833,7 +831,7 @@ __global__ void __launch_bounds__(kThreadsRS, 1)
         const int ppo_in = PPO && tl >= (int64_t)blockIdx.x + gridDim.x ? a.ppo_k : 0;
         const int ppo_out = PPO && tl + gridDim.x < tiles ? a.nchunk - a.ppo_k : a.nchunk;
         int64_t rest;
-        const int rt = tile_rt(tl, r_tiles, rests, rgrp, rest);
+        const int rt = tile_rt(tl, r_tiles, (int64_t)q_tiles * a.N, LEAN ? 0 : a.rgrp, rest); /* LEAN: row tiles fastest */
         const int q0 = a.qa + (int)(rest % q_tiles) * BQ, n = (int)(rest / q_tiles);
         float acc[MQ][BR / 2];
 #pragma unroll
