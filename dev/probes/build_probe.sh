@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the library (sm_90a only, no tests, no torch op) from HEAD's source with an optional probe patch, for a GPU run
 # that takes prebuilt libraries from .carry/ (the run scripts build the C++ op there). ~5 minutes on a 2-core host.
-#   bash dev/probes/build_probe.sh NAME [PATCH [DEFINE=VALUE]]   ->  .carry/libconvt1d_NAME.so.xz
+#   [REV=commit] bash dev/probes/build_probe.sh NAME [PATCH [DEFINE=VALUE]]   ->  .carry/libconvt1d_NAME.so.xz
 # NAME cur with no patch is the shipped library. DEFINE=VALUE is prepended to src/cuda/fwd_wgmma.cu (probe macros).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd); NAME=$1; PATCH=${2:-}; DEF=${3:-}
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
-git -C "$ROOT" archive HEAD | tar -x -C "$W"
+git -C "$ROOT" archive "${REV:-HEAD}" | tar -x -C "$W"
 if [ -n "$PATCH" ]; then patch -s -d "$W" -p1 < "$ROOT/$PATCH"; fi
 if [ -n "$DEF" ]; then sed -i "1i #define ${DEF%%=*} ${DEF#*=}" "$W/src/cuda/fwd_wgmma.cu"; fi
 cmake -S "$W" -B "$W/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a-real -DCONVT1D_TESTS=OFF \
