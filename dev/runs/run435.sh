@@ -19,4 +19,5 @@ for i in 1 2; do for v in cur d1 d4; do
   CONVT1D_LIBRARY=/tmp/l$v/libconvt1d.so timeout 30 python3 dev/python/ab_wgmma.py --budget-ms 30 \
     --shapes codec_dec_s8,hifigan_up1,kernelbench_64 --modes fp32 --variants shipped --out $R/sink_${v}_$i.json > $R/sink_${v}_$i.txt 2>&1
   echo "$v $i ($SECONDS s): $(grep -E '^(codec|hifi|kernel)' $R/sink_${v}_$i.txt | awk '{print $1, $4, $7}' | tr '\n' ' ')"
+  tar -C "$OUT" -czf "$OUT/results.tgz" r
 done; done
