@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the library (sm_90a only, no tests, no torch op) from HEAD's source with an optional probe patch, for a GPU run
+# Builds the library (sm_90a only, no tests, no torch op) from HEAD's source (REV's if set) with an optional probe patch, for a GPU run
 # that takes prebuilt libraries from .carry/ (the run scripts build the C++ op there). ~5 minutes on a 2-core host.
 #   [REV=commit] bash dev/probes/build_probe.sh NAME [PATCH [DEFINE=VALUE]]   ->  .carry/libconvt1d_NAME.so.xz
 # NAME cur with no patch is the shipped library. DEFINE=VALUE is prepended to src/cuda/fwd_wgmma.cu (probe macros).
