@@ -39,13 +39,18 @@ if not os.environ.get("CONVT1D_TEST_INSTALLED"):
     sys.path.insert(0, os.path.join(REPO, "python"))
 sys.path.insert(0, os.path.join(REPO, "tests", "python"))
 import convt1d  # noqa: E402
-from helpers import KEYS, kernels_run, kwargs, out_len, rel_err  # noqa: E402  (rel_err: max|a - r| / max|r|, as every test measures)
+from helpers import KEYS, kernels_run, kwargs, out_len, rel_err, tf32_within_bound  # noqa: E402  (rel_err: max|a - r| / max|r|, as every test measures)
 
 DTYPE = {"fp32": torch.float32, "fp32_strict": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
          "fp64": torch.float64}
 # tests/python/test_cuda.py's tolerances (test_cuda_f64, _f32_strict, _tf32_mode, _half; the same for its gradient
 # tests), against float64 of the same rounded inputs, for every tensor.
 TOL = {"fp64": 1e-12, "fp32_strict": 1e-5, "fp32": 5e-3, "fp16": 2e-3, "bf16": 1e-2}
+# In the fp32 (TF32) mode, y and grad_x beyond TOL pass if every element is within TF32's rounding error of the
+# reference (helpers.tf32_within_bound: 8 standard deviations of it; run 438 failed a one-output layer of 476 terms at
+# 1.2e-2 of its output, cuDNN having computed that layer in fp32). Their records list them under "tf32_bound", with
+# the error over the largest output's sum of term magnitudes.
+TF32_TERMS = ("y", "grad_x")
 CUDA_MODES = ["fp32", "fp32_strict", "fp16", "bf16", "fp64"]
 CPU_MODES = ["fp32_strict", "fp16", "bf16", "fp64"]
 
@@ -178,6 +183,16 @@ def run_mode(c: dict, mode: str, device: str, seed: int) -> dict:
     except Exception as e:
         rec.update(status="fail", message=f"convt1d raised {type(e).__name__}: {(str(e) or '?').splitlines()[0]}")
         return rec
+    def tf32_scales(name):
+        """What TF32's error in y or grad_x scales with (float64): the same product sums over |x|, |w|, |grad_y|
+        and over their squares (helpers.tf32_within_bound)."""
+        out = []
+        for p in (1, 2):
+            xa, wa = (t.detach().abs().pow(p).requires_grad_() for t in ref_in[:2])
+            ya = F.conv_transpose1d(xa, wa, None, **kw)
+            out.append(ya.detach() if name == "y" else torch.autograd.grad(ya, xa, gy.double().abs().pow(p))[0])
+        return out
+
     problems = []
     for name, a, e in zip(["y"] + names, got, ref_out):
         if a.shape != e.shape or a.dtype != dtype:
@@ -186,6 +201,15 @@ def run_mode(c: dict, mode: str, device: str, seed: int) -> dict:
             continue
         err = rel_err(a, e) if torch.isfinite(a).all() else float("inf")
         rec["errors"][name] = err
+        if not err <= tol and mode == "fp32" and name in TF32_TERMS and math.isfinite(err):
+            # TF32 rounds the operands, so its error scales with the terms, not with the result: where they cancel
+            # (few outputs), accept an output that is within TF32's rounding bound element by element.
+            n_terms = (c["Cin"] if name == "y" else c["Cout"]) // c["groups"] * c["K"]
+            mag, rss = tf32_scales(name)
+            if tf32_within_bound(a, e, mag, rss, n_terms):
+                err_t = (a.double().cpu() - e.cpu()).abs().max().item() / max(mag.abs().max().item(), 1e-300)
+                rec.setdefault("tf32_bound", {})[name] = err_t
+                continue
         if not err <= tol:
             problems.append(f"{name} rel err {err:.3g} > {tol:g}")
     if problems:
@@ -267,7 +291,8 @@ def main() -> int:
     if a.out:
         with open(a.out, "w") as fh:
             json.dump(records, fh, indent=1)
-    print(f"fuzz: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped "
+    nb = sum("tf32_bound" in r for r in records)
+    print(f"fuzz: {counts['pass']} passed ({nb} by TF32's bound), {counts['fail']} failed, {counts['skip']} skipped "
           f"({time.time() - t0:.1f} s)")
     return 1 if counts["fail"] else 0
 
