@@ -12,6 +12,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
+# Tiny float32 layers (under 2^24 multiply-adds) run fp32-accurate even with TF32 allowed (src/cuda/api.cu, tiny_fp32).
+# The tests keep TF32 there, so that their small layers in TF32 mode still cover the TF32 kernels (the fp32-accurate
+# paths are covered by the strict-mode tests); test_cuda.py's test_cuda_tiny_layers_* turn the rule on.
+os.environ.setdefault("CONVT1D_TINY_FP32", "0")
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "cuda: needs a CUDA GPU and a CUDA build of libconvt1d")

@@ -433,6 +433,51 @@ def test_cuda_tf32_flag_read_at_every_call():
     assert strict <= 1e-5 and loose <= 5e-3
 
 
+# Tiny float32 layers (under 2^24 multiply-adds) are computed fp32-accurate with TF32 allowed too (src/cuda/api.cu,
+# tiny_fp32; conftest.py turns it off for the other tests): run 438's one-output layer of 476 terms, KernelBench 64 / 79's
+# small sizes (TF32 2.9e-4 / 2.7e-4 in run 428, cuDNN 1.9e-7 / 3.3e-7), a grouped stride-2 layer; y and every gradient.
+TINY = [
+    dict(N=1, Cin=119, Cout=1, K=4, L=4, stride=1, padding=3, output_padding=0, groups=1, dilation=1, bias=True),
+    dict(N=16, Cin=64, Cout=3, K=3, L=128, stride=1, padding=0, output_padding=0, groups=1, dilation=1, bias=False),
+    dict(N=16, Cin=32, Cout=64, K=3, L=128, stride=2, padding=1, output_padding=0, groups=1, dilation=2, bias=False),
+    dict(N=2, Cin=96, Cout=64, K=4, L=300, stride=2, padding=1, output_padding=1, groups=2, dilation=1, bias=True),
+]
+
+
+def _fwd_bwd(c):
+    """y and every gradient of c in float32 on fresh inputs, beside the float64 reference's."""
+    x, w, b = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(int(torch.randint(1 << 30, (1,)))))
+    ins = [t.float().requires_grad_() for t in (x, w) + ((b,) if b is not None else ())]
+    refs = [t.clone().requires_grad_() for t in (x, w) + ((b,) if b is not None else ())]
+    y = convt1d.conv_transpose1d(ins[0], ins[1], ins[2] if b is not None else None, **kwargs(c))
+    r = F.conv_transpose1d(refs[0], refs[1], refs[2] if b is not None else None, **kwargs(c))
+    gy = torch.randn_like(r)
+    got = [y.detach()] + list(torch.autograd.grad(y, ins, gy.float()))
+    want = [r.detach()] + list(torch.autograd.grad(r, refs, gy))
+    return [rel_err(a, e) for a, e in zip(got, want)]
+
+
+@pytest.mark.parametrize("ci", range(len(TINY)))
+def test_cuda_tiny_layers_fp32_accurate_with_tf32_allowed(ci, monkeypatch):
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", True)
+    monkeypatch.setenv("CONVT1D_TINY_FP32", "1")
+    errs = _fwd_bwd(TINY[ci])
+    assert max(errs) <= 1e-5, errs
+
+
+def test_cuda_tiny_rule_switch_and_threshold(monkeypatch):
+    # With the rule off (CONVT1D_TINY_FP32=0) the tiny KernelBench 64 layer is TF32 again (the switch is read at every
+    # call); a layer of exactly 2^24 multiply-adds (8 x 512 x 256 x 16, stride 8) is not tiny and stays TF32.
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", True)
+    monkeypatch.setenv("CONVT1D_TINY_FP32", "1")
+    assert _fwd_bwd(TINY[1])[0] <= 1e-5
+    monkeypatch.setenv("CONVT1D_TINY_FP32", "0")
+    assert _fwd_bwd(TINY[1])[0] > 1e-5
+    monkeypatch.setenv("CONVT1D_TINY_FP32", "1")
+    big = dict(N=1, Cin=512, Cout=256, K=16, L=8, stride=8, padding=4, output_padding=0, groups=1, dilation=1, bias=True)
+    assert 1e-5 < _fwd_bwd(big)[0] <= 5e-3
+
+
 MODE_DTYPE = {"strict": torch.float32, "tf32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 
 
