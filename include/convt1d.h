@@ -54,7 +54,8 @@ typedef enum {
 
 /* How float32 is computed on the GPU (other dtypes ignore it). PyTorch's default is TF32 allowed. */
 typedef enum {
-    CONVT1D_MATH_ALLOW_TF32 = 0,  /* fp32 data may use TF32 tensor cores (like cudnn.allow_tf32) */
+    CONVT1D_MATH_ALLOW_TF32 = 0,  /* fp32 data may use TF32 tensor cores (like cudnn.allow_tf32); layers under 2^24
+                                     multiply-adds are computed fp32-accurate all the same (CONVT1D_TINY_FP32=0: TF32) */
     CONVT1D_MATH_STRICT_FP32 = 1  /* fp32-accurate results */
 } convt1d_math;
 

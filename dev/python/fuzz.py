@@ -183,6 +183,7 @@ def run_mode(c: dict, mode: str, device: str, seed: int) -> dict:
     except Exception as e:
         rec.update(status="fail", message=f"convt1d raised {type(e).__name__}: {(str(e) or '?').splitlines()[0]}")
         return rec
+
     def tf32_scales(name):
         """What TF32's error in y or grad_x scales with (float64): the same product sums over |x|, |w|, |grad_y|
         and over their squares (helpers.tf32_within_bound)."""
