@@ -206,8 +206,8 @@ def run_mode(c: dict, mode: str, device: str, seed: int) -> dict:
             # TF32 rounds the operands, so its error scales with the terms, not with the result: where they cancel
             # (few outputs), accept an output that is within TF32's rounding bound element by element.
             n_terms = (c["Cin"] if name == "y" else c["Cout"]) // c["groups"] * c["K"]
-            mag, rss = tf32_scales(name)
-            if tf32_within_bound(a, e, mag, rss, n_terms):
+            mag, sumsq = tf32_scales(name)
+            if tf32_within_bound(a, e, mag, sumsq, n_terms):
                 err_t = (a.double().cpu() - e.cpu()).abs().max().item() / max(mag.abs().max().item(), 1e-300)
                 rec.setdefault("tf32_bound", {})[name] = err_t
                 continue

@@ -85,19 +85,19 @@ def rel_err(y, r) -> float:
     return (y - r).abs().max().item() / (den if den > 0 else 1.0)
 
 
-def tf32_within_bound(got, r, mag, rss, n_terms: int) -> bool:
+def tf32_within_bound(got, r, mag, sumsq, n_terms: int) -> bool:
     """Whether every element of got is within TF32's rounding error of the float64 reference r, for random inputs.
 
     TF32 rounds each operand to a 10-bit mantissa (to nearest: relative error up to 2^-11, about uniform), so the error
     of an output scales with its terms, not with the output: where the terms cancel (an output of few elements, each a
     sum of hundreds of terms) it can exceed 5e-3 of max |r| with no fault at all, as a one-output layer of 476 terms
     does in about 4% of random draws. Per product the relative error has variance 2 (2^-11)^2 / 3, so an output's
-    rounding error has standard deviation sqrt(2/3) 2^-11 rss, rss = sqrt(the same convolution of x^2 and w^2); the
-    fp32 sums add about sqrt(n_terms) 2^-23 mag (mag = the convolution of |x| and |w|; 2^-23: the tensor cores'
-    accumulation need not round to nearest). Accepted: within 8 of those per element, plus the output's own rounding.
-    A lost or wrong term of more than ~0.2 of the root-mean-square term still fails."""
-    got, r, mag, rss = (t.double().cpu() for t in (got, r, mag, rss))
-    sd = (2.0 / 3.0) ** 0.5 * 2.0 ** -11 * rss.sqrt() + n_terms ** 0.5 * 2.0 ** -23 * mag
+    rounding error has standard deviation sqrt(2/3) 2^-11 sqrt(sumsq), sumsq = the same convolution of x^2 and w^2 (the
+    sum of its squared terms); the fp32 sums add about sqrt(n_terms) 2^-23 mag (mag = the convolution of |x| and |w|;
+    2^-23: the tensor cores' accumulation need not round to nearest). Accepted: within 8 of those per element, plus the
+    output's own rounding. A lost or wrong term of more than ~0.2 of the root-mean-square term still fails."""
+    got, r, mag, sumsq = (t.double().cpu() for t in (got, r, mag, sumsq))
+    sd = (2.0 / 3.0) ** 0.5 * 2.0 ** -11 * sumsq.sqrt() + n_terms ** 0.5 * 2.0 ** -23 * mag
     return bool(((got - r).abs() <= 8 * sd + 2.0 ** -23 * r.abs()).all())
 
 

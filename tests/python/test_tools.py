@@ -277,15 +277,15 @@ def test_tf32_bound_accepts_tf32_rounding_and_rejects_a_lost_term():
         w = torch.randn(119, 1, 4, generator=g)
         r = F.conv_transpose1d(x.double(), w.double(), **kw)
         mag = F.conv_transpose1d(x.double().abs(), w.double().abs(), **kw)
-        rss = F.conv_transpose1d(x.double() ** 2, w.double() ** 2, **kw)
+        sumsq = F.conv_transpose1d(x.double() ** 2, w.double() ** 2, **kw)
         got = F.conv_transpose1d(_tf32(x).double(), _tf32(w).double(), **kw).float()
-        assert r.numel() == 1 and tf32_within_bound(got, r, mag, rss, 119 * 4)
+        assert r.numel() == 1 and tf32_within_bound(got, r, mag, sumsq, 119 * 4)
         beyond += rel_err(got, r) > 5e-3
         i, k = int(torch.randint(119, (1,), generator=g)), int(torch.randint(4, (1,), generator=g))
         w_lost = w.clone()
         w_lost[i, 0, k] = 0
         lost = F.conv_transpose1d(_tf32(x).double(), _tf32(w_lost).double(), **kw).float()
         if abs(x[0, i, 3 - k].item() * w[i, 0, k].item()) > 0.2:  # the term o = 0 lost: input 3 - k, tap k
-            missed += tf32_within_bound(lost, r, mag, rss, 119 * 4)
+            missed += tf32_within_bound(lost, r, mag, sumsq, 119 * 4)
     assert beyond >= 3  # ~4% of draws by emulation; the bound is what lets them pass
     assert missed == 0
