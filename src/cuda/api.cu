@@ -38,7 +38,11 @@ void keep_pool_scratch() {
     if (dev < 64) kept[dev].store(true, std::memory_order_relaxed);
 }
 
-/* Fewer than 2^24 multiply-adds (batch x L_in x C_in x C_out/groups x K): launch- and host-bound layers. */
+/* Fewer than 2^24 multiply-adds (batch x L_in x C_in x C_out/groups x K): launch- and host-bound layers. Their
+ * gradients take the direct kernels (the tensor-core kernels' few, long-reduction blocks lose to the direct kernels'
+ * many short ones there; H100, strict fp32, ms, tensor-core -> direct: kernelbench_64_small grad_x 0.047 -> 0.010,
+ * grad_w 0.053 -> 0.017; kernelbench_79_small grad_x 0.132 -> 0.052, grad_w 0.048 -> 0.034; kernelbench_74_small
+ * equal), and in float32 they are computed fp32-accurate (tiny_fp32 below). */
 bool tiny_layer(const convt1d_params *p) {
     const double macs = (double)p->batch * p->in_length * p->in_channels * (p->out_channels / p->groups) * p->kernel_size;
     return macs < (double)(1 << 24);
@@ -106,12 +110,6 @@ BwdInputPick bwd_input_pick() {
     if (!strcmp(v, "direct")) return BwdInputPick::Direct;
     return BwdInputPick::Auto;
 }
-
-/* Tiny backward problems are launch- and latency-bound: the tensor-core kernels' few, long-reduction
- * blocks lose to the direct kernels' many short ones there. Measured on an H100 (strict fp32, ms,
- * tensor-core -> direct): kernelbench_64_small grad_x 0.047 -> 0.010, grad_w 0.053 -> 0.017;
- * kernelbench_79_small grad_x 0.132 -> 0.052, grad_w 0.048 -> 0.034; kernelbench_74_small equal. */
-bool tiny_backward(const convt1d_problem &pr) { return tiny_layer(&pr.p); }
 
 cudaStream_t as_cuda(convt1d_stream s) { return reinterpret_cast<cudaStream_t>(s); }
 
@@ -183,7 +181,7 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();
     }
-    if (pick == BwdInputPick::Auto && tiny_backward(pr) && p->stride == 1 &&
+    if (pick == BwdInputPick::Auto && tiny_layer(p) && p->stride == 1 &&
         p->padding <= (p->kernel_size - 1) * p->dilation) { /* the adjoint case: no planes, no scratch */
         /* Tiny stride-1 problems: the adjoint forward is one launch of the tiny forward tile (the
          * direct grad_input kernel took ~60 us of GPU time on kernelbench_74_small); if it declines
@@ -193,7 +191,7 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
         convt1d_clear_error();
         pick = BwdInputPick::Direct;
     }
-    if (pick == BwdInputPick::Auto && !tiny_backward(pr) && p->stride >= 2) pick = BwdInputPick::Wgmma;
+    if (pick == BwdInputPick::Auto && !tiny_layer(p) && p->stride >= 2) pick = BwdInputPick::Wgmma;
     if (pick == BwdInputPick::Wgmma) {
         /* Hopper: grad_y's phase planes written transposed, then the wgmma forward (fwd_wgmma.cu); its
          * heuristic declines the layers with short reductions (s*C_out*T < 512), and then the rest. */
@@ -203,7 +201,7 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
         pick = BwdInputPick::Auto;
     }
     if (pick == BwdInputPick::Auto)
-        pick = tiny_backward(pr)                      ? BwdInputPick::Direct
+        pick = tiny_layer(p)                      ? BwdInputPick::Direct
                : p->stride >= 4 || p->stride == 1 ? BwdInputPick::Planes
                                                       : BwdInputPick::Tc;
     if (pick == BwdInputPick::Planes) {
@@ -233,7 +231,7 @@ convt1d_status run_bwd_weight(const convt1d_problem &pr, const void *grad_y, con
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();
     }
-    if (!force_direct() && !tiny_backward(pr)) {
+    if (!force_direct() && !tiny_layer(&pr.p)) {
         st = convt1d_bwd_weight_rs_phase(pr, grad_y, x, grad_w, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
         convt1d_clear_error();

@@ -244,16 +244,11 @@ int convt1d_gcd(int a, int b) {
 /* Peak DRAM bandwidth of the current device in GB/s: memory clock (kHz) x bus width (bits) x 2 (double data rate),
  * cached for the process; 0 if it cannot be read. H100 SXM 3352, H200 4915, A100 80 GB 2039. */
 int convt1d_dram_gbps() {
-    static int gbps = -1;
-    if (gbps < 0) {
-        int dev = 0, khz = 0, bits = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess)
-            return 0;
-        gbps = (int)((int64_t)khz * bits * 2 / 8 / 1000000);
-    }
-    return gbps;
+    static int khz = -1, bits = -1;
+    if (cached_device_attr(khz, cudaDevAttrMemoryClockRate) < 0 ||
+        cached_device_attr(bits, cudaDevAttrGlobalMemoryBusWidth) < 0)
+        return 0;
+    return (int)((int64_t)khz * bits * 2 / 8 / 1000000);
 }
 
 /* L2 size of the current device in bytes, cached for the process; 0 if it cannot be read. H100 / H200: 50 MB. */
