@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Run 441 (prepared in session 48, not run): the H100 records with library 440 (library 427 + tiny float32 layers
+# Run 441 (prepared in session 48, run in session 49): the H100 records with library 440 (library 427 + tiny float32 layers
 # fp32-accurate with TF32 allowed; run 440: test_cuda.py + test_autograd.py 1733 passed). The forward record (its latency
 # rows now show the tiny rule's fp32 errors), the KernelBench evaluation and the forward with the packed-weight cache.
-# ~6 minutes. The forward+backward record: run442.sh. Before the call, on the host: bash dev/probes/build_probe.sh l440
-# (Session 48 left .carry/libconvt1d_l440.so.xz, built from f3a82a5: the library source of HEAD).
+# ~6 minutes. The forward+backward record and the tests: run442.sh. Before the call, on the host: bash
+# dev/probes/build_probe.sh l440 (session 49 built it from 3583568: library 440 with the review's host-code mends).
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
