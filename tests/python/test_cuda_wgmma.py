@@ -202,6 +202,26 @@ def test_wgmma_rs_taken(c, dtype, tol, tf32, monkeypatch):
         assert rel_err(y, ref(x, w, b, c)) <= tol
 
 
+@pytest.mark.skipif(not cuda_ready() or torch.cuda.get_device_capability()[0] != 9, reason="Hopper kernel")
+@pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
+def test_wgmma_rs_short_bulk_rows(dtype, tol, tf32, monkeypatch):
+    # Rows TMA cannot address (34 values: 68 or 136 bytes), shorter than 128 positions a phase, with a tile per SM (40
+    # samples x 4 row tiles): as shipped not the register-A kernel, whose tiles hold one sample's positions each (run
+    # 446: dac_44k_up1_train fp16 0.572 ms there, 0.157 on the SS kernel); CONVT1D_WGMMA_RS_BULK=1 still takes it, by
+    # bulk copies. Both right.
+    torch.backends.cudnn.allow_tf32 = tf32
+    c = shape("short_rows_batched", 40, 64, 128, 16, 34, stride=8, padding=4)
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    y, names = profiled_forward(x, w, b, c)
+    assert not any("fwd_wgmma_rs_kernel" in n for n in names), names
+    assert rel_err(y, ref(x, w, b, c)) <= tol
+    monkeypatch.setenv("CONVT1D_WGMMA_RS_BULK", "1")
+    y, names = profiled_forward(x, w, b, c)
+    assert any("fwd_wgmma_rs_kernel" in n for n in names), names
+    assert rel_err(y, ref(x, w, b, c)) <= tol
+
+
 def rs_kernel_args(name):
     """The template arguments of a fwd_wgmma_rs_kernel<TY, BR, MQ, BI, PAIRS, VIEW, RX[, LEAN]> name, demangled or not,
     as strings ("0", "128", "2", "false", "true", "false", "false"); None for another kernel. Session 24 appended VIEW,
