@@ -7,7 +7,7 @@
 # changes (dac_44k_up1_train, 35 positions a sample; encodec_24k_up1_train, 76) and two probes (short_rows_c64 / _c512).
 # 3. Learning only: the 16-bit grad_input / grad_weight picks on bigvgan_v2_up3/up4_train (run 445: 16-bit
 # forward+backward 0.74-0.86x of cuDNN; run 446: grad_input 121 us on the mma.sync kernel, grad_weight 131 us on the
-# register-A one). Before the call: bash dev/probes/build_probe.sh l447.
+# register-A one). 4. The zoo (bench/zoo.json) with library 447. Before the call: bash dev/probes/build_probe.sh l447.
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
@@ -37,3 +37,18 @@ for e in CONVT1D_X=0 CONVT1D_BWD_INPUT=wgmma CONVT1D_BWD_INPUT=planes CONVT1D_WG
     --modes bf16_bwd_input,bf16_bwd_weight --budget-ms 30 --out $R/bwd_${e#*=}.json > $R/bwd_${e#*=}.txt 2>&1
   echo "$e ($SECONDS s)"; grep -E "^bigvgan" $R/bwd_${e#*=}.txt | awk '{print "  ", $1, $2, $3, $4, $5}'
 done
+# 4. The zoo's records with library 447 (run 445's commands, budget 40 ms).
+Z=bench/zoo.json
+names() { python3 -c "import json,sys; print(','.join(c['name'] for c in json.load(open('$Z'))['suite'] if sys.argv[1] in c['tags']))" $1; }
+summ() { grep -E "geomean" $1; awk '$0 ~ /x / && $1 != "geomean" {for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+x$/ && $i + 0 < 1.0) print "  below cuDNN:", $1, $2, $3, $4, $5, $i}' $1; }
+tar -C "$OUT" -czf "$OUT/results.tgz" r
+timeout 150 python3 -m convt1d.bench --problems $Z --budget-ms 40 --out $R/zoo_fwd.json --plot $R/zoo_fwd.png > $R/zoo_fwd.txt 2>&1
+echo "zoo fwd exit $? ($SECONDS s)"; summ $R/zoo_fwd.txt
+tar -C "$OUT" -czf "$OUT/results.tgz" r
+timeout 150 python3 -m convt1d.bench --problems $Z --shapes $(names train) --backward --modes fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd \
+  --budget-ms 40 --out $R/zoo_fwd_bwd.json --plot $R/zoo_fwd_bwd.png > $R/zoo_fwd_bwd.txt 2>&1
+echo "zoo fwd+bwd exit $? ($SECONDS s)"; summ $R/zoo_fwd_bwd.txt
+tar -C "$OUT" -czf "$OUT/results.tgz" r
+timeout 100 python3 -m convt1d.bench --problems $Z --shapes $(names infer) --weight-cache --budget-ms 40 --out $R/zoo_fwd_wcache.json \
+  --plot $R/zoo_fwd_wcache.png > $R/zoo_fwd_wcache.txt 2>&1
+echo "zoo fwd weight cache exit $? ($SECONDS s)"; summ $R/zoo_fwd_wcache.txt
