@@ -8,6 +8,8 @@
 # 3. Learning only: the 16-bit grad_input / grad_weight picks on bigvgan_v2_up3/up4_train (run 445: 16-bit
 # forward+backward 0.74-0.86x of cuDNN; run 446: grad_input 121 us on the mma.sync kernel, grad_weight 131 us on the
 # register-A one). 4. The zoo (bench/zoo.json) with library 447. Before the call: bash dev/probes/build_probe.sh l447.
+# As run, the backward switches CONVT1D_X=0, CONVT1D_WGMMA_BW_RS=0 (and in run 447 CONVT1D_WGMMA_BW=0) wrote one file,
+# bwd_0.json: the last one stands; bench/results/ab/h100_zoo_bwd_picks_run447_448.json has every result, from stdout.
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
