@@ -24,12 +24,15 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 MODELS = {
-    # name: (first channels, rates, kernels, padding(k, u), output_padding(u), inference frames, training (N, frames))
-    "hifigan_v1": (512, [8, 8, 2, 2], [16, 16, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, 861, (16, 32)),
-    "hifigan_v2": (128, [8, 8, 2, 2], [16, 16, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, 861, (16, 32)),
-    "bigvgan_v2": (1536, [4, 4, 2, 2, 2, 2], [8, 8, 4, 4, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, 938, (4, 256)),
-    "encodec_24k": (512, [8, 5, 4, 2], [16, 10, 8, 4], lambda k, u: 0, lambda u: 0, 750, (8, 75)),
-    "dac_44k": (1536, [8, 8, 4, 2], [16, 16, 8, 4], lambda k, u: math.ceil(u / 2), lambda u: u % 2, 862, (8, 34)),
+    # name: (first channels, rates, kernels, padding(k, u), output_padding(u), samples trimmed after the layer(k, u),
+    #        inference frames, training (N, frames))
+    "hifigan_v1": (512, [8, 8, 2, 2], [16, 16, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, lambda k, u: 0, 861, (16, 32)),
+    "hifigan_v2": (128, [8, 8, 2, 2], [16, 16, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, lambda k, u: 0, 861, (16, 32)),
+    "bigvgan_v2": (1536, [4, 4, 2, 2, 2, 2], [8, 8, 4, 4, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, lambda k, u: 0,
+                   938, (4, 256)),
+    "encodec_24k": (512, [8, 5, 4, 2], [16, 10, 8, 4], lambda k, u: 0, lambda u: 0, lambda k, u: k - u, 750, (8, 75)),
+    "dac_44k": (1536, [8, 8, 4, 2], [16, 16, 8, 4], lambda k, u: math.ceil(u / 2), lambda u: u % 2, lambda k, u: 0, 862,
+                (8, 34)),
 }
 
 
@@ -39,7 +42,7 @@ def out_len(L, K, s, p, op):
 
 def layers():
     suite = []
-    for model, (c0, rates, kernels, pad, opad, l_inf, (n_tr, l_tr)) in MODELS.items():
+    for model, (c0, rates, kernels, pad, opad, trim, l_inf, (n_tr, l_tr)) in MODELS.items():
         for use, N, L in (("infer", 1, l_inf), ("train", n_tr, l_tr)):
             c = c0
             for i, (u, k) in enumerate(zip(rates, kernels)):
@@ -48,7 +51,7 @@ def layers():
                 tags = ["zoo", model, use] + (["latency"] if macs < 2 ** 31 else [])
                 suite.append(dict(name=f"{model}_up{i + 1}_{use}", N=N, Cin=c, Cout=c // 2, K=k, L=L, stride=u,
                                   padding=p, output_padding=op, groups=1, dilation=1, bias=True, tags=tags))
-                L, c = out_len(L, k, u, p, op), c // 2
+                L, c = out_len(L, k, u, p, op) - trim(k, u), c // 2
     return suite
 
 

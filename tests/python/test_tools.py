@@ -100,6 +100,33 @@ def test_package_problems_json_is_the_suite_copy():
     assert json.load(open(pkg)) == json.load(open(os.path.join(REPO, "tests", "problems.json")))
 
 
+def test_zoo_is_generated_and_each_model_upsamples_by_its_hop():
+    # bench/zoo.json is what bench/make_zoo.py writes, and each model's layers, chained through the C core's output
+    # length, turn its frames into frames x hop samples (EnCodec's layers have no padding: the model trims k - u after
+    # each), so the channels, rates, kernels and padding rules are the published models'.
+    sys.path.insert(0, os.path.join(REPO, "bench"))
+    try:
+        import make_zoo
+    finally:
+        sys.path.pop(0)
+    zoo = json.load(open(os.path.join(REPO, "bench", "zoo.json")))
+    assert zoo["suite"] == make_zoo.layers()
+    hops = {"hifigan_v1": 256, "hifigan_v2": 256, "bigvgan_v2": 256, "encodec_24k": 320, "dac_44k": 512}
+    for model, hop in hops.items():
+        for use in ("infer", "train"):
+            chain = [c for c in zoo["suite"] if c["name"].startswith(model + "_up") and c["name"].endswith(use)]
+            frames = length = chain[0]["L"]
+            for c, nxt in zip(chain, chain[1:] + [None]):
+                assert c["L"] == length and c["Cin"] == 2 * c["Cout"]
+                length = convt1d.output_length(c["L"], c["K"], c["stride"], c["padding"], c["output_padding"],
+                                               c["dilation"], c["Cin"], c["Cout"], c["groups"])
+                if model == "encodec_24k":
+                    length -= c["K"] - c["stride"]
+                if nxt is not None:
+                    assert nxt["Cin"] == c["Cout"]
+            assert length == frames * hop, (model, use, length, frames)
+
+
 def test_phase_identities_float64():
     """The float64 checks behind phase merging (forward) and phase planes (grad_input): the index maps the
     CUDA kernels use, against F.conv_transpose1d and autograd on random configurations."""
