@@ -430,7 +430,12 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int64_t tiles = (int64_t)a.ci_tiles * a.co_tiles * a.tgroups;
     if (tiles > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    a.splits = pick_splits(tiles, a.total, sms, 1024, 64, 65535); /* each split at least 64 stages */
+    /* Each split at least 64 stages (CONVT1D_WGMMA_BW_RS_MINSTAGES=n: n, for A/B). That floor binds on small batches:
+     * bigvgan_v2_up4_train (4 x 192 -> 96, 172 stages) runs 6 blocks of 86 stages, 0.138 ms where the SS kernel
+     * takes 0.093 and cuDNN 0.071 (bf16, run 448); the switch is there to measure a lower one (dev/runs/run450.sh). */
+    const char *mv = convt1d_env("CONVT1D_WGMMA_BW_RS_MINSTAGES");
+    const int min_stages_split = mv && atoi(mv) >= 1 ? atoi(mv) : 64;
+    a.splits = pick_splits(tiles, a.total, sms, 1024, min_stages_split, 65535);
     const int slots = a.splits * (a.R == 64 ? 2 : 1);
 
     CUtensorMap tmx;

@@ -1077,8 +1077,9 @@ def test_wgmma_grad_weight_rs_grouped(c, dtype, tol, tf32, pick, monkeypatch):
 # noperm: grad_y rows staged in order (CONVT1D_WGMMA_BW_RS_PERM=0), not grouped by residue: kb64_like (2050: fp32
 # residues in pairs, 16-bit in fours), s1_cout_100 (rows past C_out in the block), s1_odd_grad_y (fp32 fours).
 # Interior chunks' grad_y windows come by TMA boxes over residue groups (Session 18); notma: by one bulk copy per
-# row, as before (CONVT1D_WGMMA_BW_RS_TMA=0).
-@pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "noperm", "notma", "heuristic"])
+# row, as before (CONVT1D_WGMMA_BW_RS_TMA=0). minstages1: splits of one stage at least (CONVT1D_WGMMA_BW_RS_MINSTAGES=1,
+# the default 64): the most partial slots the split picker gives, still summed in order.
+@pytest.mark.parametrize("pick", ["forced", "cps1", "cps4", "noperm", "notma", "minstages1", "heuristic"])
 @pytest.mark.parametrize("dtype,tol,tf32", DTYPES)
 @pytest.mark.parametrize("c", RS_BW, ids=[c["name"] for c in RS_BW])
 def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
@@ -1093,12 +1094,14 @@ def test_wgmma_grad_weight_rs(c, dtype, tol, tf32, pick, monkeypatch):
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_PERM", "0")
     if pick == "notma":
         monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_TMA", "0")
+    if pick == "minstages1":
+        monkeypatch.setenv("CONVT1D_WGMMA_BW_RS_MINSTAGES", "1")
     gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
     x, w, b, gy, gw64 = grad_weight_case(c, dtype, gen)
     gw = grad_weight(c, x, w, b, gy)
     assert gw.dtype == dtype and torch.isfinite(gw).all()
     assert rel_err(gw, gw64) <= tol
-    if pick == "forced":  # fixed splits, slots summed in order: bitwise the same again
+    if pick in ("forced", "minstages1"):  # fixed splits, slots summed in order: bitwise the same again
         assert torch.equal(grad_weight(c, x, w, b, gy), gw)
 
 
