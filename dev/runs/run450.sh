@@ -18,7 +18,7 @@ mkdir -p /tmp/l450 && xz -dc .carry/libconvt1d_l450.so.xz > /tmp/l450/libconvt1d
 bash scripts/build_torch_op.sh /tmp/l450 > $R/build_op.txt 2>&1; echo "op build exit $? ($SECONDS s)"
 export CONVT1D_LIBRARY=/tmp/l450/libconvt1d.so
 python3 -c "from convt1d import _ops; assert _ops.eager_op_cuda and _ops.eager_cached_op is not None, 'C++ op not loaded'" || exit 1
-(cd tests/python && timeout 150 python3 -m pytest -q -p no:cacheprovider test_cuda_wgmma.py -k "grad_weight_rs" > $R/tests_bw_rs.txt 2>&1
+(cd tests/python && timeout 240 python3 -m pytest -q -p no:cacheprovider test_cuda_wgmma.py -k "grad_weight_rs" > $R/tests_bw_rs.txt 2>&1
  echo "register-A grad_weight tests exit $? ($SECONDS s)"; grep -E "^FAILED" $R/tests_bw_rs.txt | head -8 | cut -c1-250; tail -n 1 $R/tests_bw_rs.txt
  timeout 150 python3 -m pytest -q -p no:cacheprovider test_cuda.py test_autograd.py > $R/tests_cuda.txt 2>&1
  echo "cuda+autograd tests exit $? ($SECONDS s)"; grep -E "^FAILED" $R/tests_cuda.txt | head -8 | cut -c1-250; tail -n 1 $R/tests_cuda.txt)
