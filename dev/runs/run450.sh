@@ -7,7 +7,8 @@
 # 1. The register-A grad_weight tests (the new minstages1 pick: splits of one stage, bitwise repeatable), then
 #    test_cuda.py + test_autograd.py. 2. MINSTAGES 64 / 32 / 16 / 8 in alternating processes, 2 rounds: bf16 and TF32
 #    grad_weight of the zoo's stride-2/4 training layers and of the suite's register-A grad_weight layers (where the floor
-#    should not bind: the control). ~8 minutes (554 grad_weight tests). Then pick the rule (a least stage count, or one tied to the SMs the tiles leave idle).
+#    should not bind: the control). ~8 minutes (554 grad_weight tests). Then pick the rule (a least stage count, or
+#    one tied to the SMs the tiles leave idle).
 # Before the call, on the host: bash dev/probes/build_probe.sh l450.
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
