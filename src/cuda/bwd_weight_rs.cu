@@ -434,8 +434,8 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
      * bigvgan_v2_up4_train (4 x 192 -> 96, 172 stages) runs 6 blocks of 86 stages, 0.138 ms where the SS kernel
      * takes 0.093 and cuDNN 0.071 (bf16, run 448); the switch is there to measure a lower one (dev/runs/run450.sh). */
     const char *mv = convt1d_env("CONVT1D_WGMMA_BW_RS_MINSTAGES");
-    const int min_stages_split = mv && atoi(mv) >= 1 ? atoi(mv) : 64;
-    a.splits = pick_splits(tiles, a.total, sms, 1024, min_stages_split, 65535);
+    const int mv_stages = mv ? atoi(mv) : 0;
+    a.splits = pick_splits(tiles, a.total, sms, 1024, mv_stages >= 1 ? mv_stages : 64, 65535);
     const int slots = a.splits * (a.R == 64 ? 2 : 1);
 
     CUtensorMap tmx;
