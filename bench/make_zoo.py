@@ -20,38 +20,51 @@ user's step sees them.
 import json
 import math
 import os
+import sys
+from dataclasses import dataclass
+from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+import convt1d  # noqa: E402  (the output length: the C core's shape math)
+
+
+@dataclass
+class Model:
+    channels: int  # the first layer's input channels; each layer halves them
+    rates: list  # upsampling rate u of each layer
+    kernels: list  # kernel size k of each layer
+    padding: Callable = lambda k, u: (k - u) // 2
+    output_padding: Callable = lambda u: 0
+    trim: Callable = lambda k, u: 0  # samples the model drops after the layer
+    infer_frames: int = 0  # one 10 s utterance, batch 1
+    train: tuple = (0, 0)  # (batch, frames) of a training step
+
 
 MODELS = {
-    # name: (first channels, rates, kernels, padding(k, u), output_padding(u), samples trimmed after the layer(k, u),
-    #        inference frames, training (N, frames))
-    "hifigan_v1": (512, [8, 8, 2, 2], [16, 16, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, lambda k, u: 0, 861, (16, 32)),
-    "hifigan_v2": (128, [8, 8, 2, 2], [16, 16, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, lambda k, u: 0, 861, (16, 32)),
-    "bigvgan_v2": (1536, [4, 4, 2, 2, 2, 2], [8, 8, 4, 4, 4, 4], lambda k, u: (k - u) // 2, lambda u: 0, lambda k, u: 0,
-                   938, (4, 256)),
-    "encodec_24k": (512, [8, 5, 4, 2], [16, 10, 8, 4], lambda k, u: 0, lambda u: 0, lambda k, u: k - u, 750, (8, 75)),
-    "dac_44k": (1536, [8, 8, 4, 2], [16, 16, 8, 4], lambda k, u: math.ceil(u / 2), lambda u: u % 2, lambda k, u: 0, 862,
-                (8, 34)),
+    "hifigan_v1": Model(512, [8, 8, 2, 2], [16, 16, 4, 4], infer_frames=861, train=(16, 32)),
+    "hifigan_v2": Model(128, [8, 8, 2, 2], [16, 16, 4, 4], infer_frames=861, train=(16, 32)),
+    "bigvgan_v2": Model(1536, [4, 4, 2, 2, 2, 2], [8, 8, 4, 4, 4, 4], infer_frames=938, train=(4, 256)),
+    "encodec_24k": Model(512, [8, 5, 4, 2], [16, 10, 8, 4], padding=lambda k, u: 0, trim=lambda k, u: k - u,
+                         infer_frames=750, train=(8, 75)),
+    "dac_44k": Model(1536, [8, 8, 4, 2], [16, 16, 8, 4], padding=lambda k, u: math.ceil(u / 2),
+                     output_padding=lambda u: u % 2, infer_frames=862, train=(8, 34)),
 }
-
-
-def out_len(L, K, s, p, op):
-    return (L - 1) * s - 2 * p + (K - 1) + op + 1
 
 
 def layers():
     suite = []
-    for model, (c0, rates, kernels, pad, opad, trim, l_inf, (n_tr, l_tr)) in MODELS.items():
-        for use, N, L in (("infer", 1, l_inf), ("train", n_tr, l_tr)):
-            c = c0
-            for i, (u, k) in enumerate(zip(rates, kernels)):
-                p, op = pad(k, u), opad(u)
+    for name, m in MODELS.items():
+        for use, N, L in (("infer", 1, m.infer_frames), ("train", *m.train)):
+            c = m.channels
+            for i, (u, k) in enumerate(zip(m.rates, m.kernels)):
+                p, op = m.padding(k, u), m.output_padding(u)
                 macs = N * c * (c // 2) * k * L
-                tags = ["zoo", model, use] + (["latency"] if macs < 2 ** 31 else [])
-                suite.append(dict(name=f"{model}_up{i + 1}_{use}", N=N, Cin=c, Cout=c // 2, K=k, L=L, stride=u,
+                tags = ["zoo", name, use] + (["latency"] if macs < 2 ** 31 else [])
+                suite.append(dict(name=f"{name}_up{i + 1}_{use}", N=N, Cin=c, Cout=c // 2, K=k, L=L, stride=u,
                                   padding=p, output_padding=op, groups=1, dilation=1, bias=True, tags=tags))
-                L, c = out_len(L, k, u, p, op) - trim(k, u), c // 2
+                L = convt1d.output_length(L, k, u, p, op, 1, c, c // 2, 1) - m.trim(k, u)
+                c //= 2
     return suite
 
 

@@ -2440,7 +2440,7 @@ convt1d_status run_rs(const convt1d_problem &pr, const void *x, const void *w, W
          * tiles of 256 rows x 256 positions: fp32 0.128 ms vs 0.050 on the mma.sync kernel), and with rows of 128
          * positions at least: a tile holds one sample's positions, so short rows leave most of its MMAs and of each
          * row's copy empty (run 446, H100, dac_44k_up1_train, 8 x 1536 -> 768 channels, stride 8, 35 positions a
-         * sample: fp16 0.572 ms here against 0.157 on the SS kernel, which packs the batch's positions densely). */
+         * sample: fp16 0.572 ms here against 0.157 on the SS kernel, which then takes the layer). */
         const int64_t tiles = P.batch * ((a.L_out / a.ps + 255) / 256) * ((a.cout * a.ps + 255) / 256);
         const int64_t positions = (a.L_out + a.ps - 1) / a.ps; /* a sample's output positions per phase */
         if (!x16 || (bke != '1' && (tiles < convt1d_sm_count() || positions < 128))) return CONVT1D_ERROR_NOT_SUPPORTED;
