@@ -512,6 +512,16 @@ def print_table(records: list[dict], out=sys.stdout) -> None:
         print("* latency shape: whole Python call (module forward / autograd backward) per call, the two sides interleaved", file=out)
 
 
+def slower_line(records: list[dict]) -> str:
+    """One line naming the timed cases where convt1d is slower than cuDNN (speedup below 1), slowest first: what the
+    geomeans hide (the model zoo's dac_44k_up1_train at 0.21x, Session 49)."""
+    slow = sorted((r for r in records if r["speedup"] < 1.0), key=lambda r: r["speedup"])
+    if not slow:
+        return f"slower than cuDNN: none of {len(records)} cases"
+    cases = ", ".join(f"{r['name']} {r['mode']} {r['speedup']:.2f}x" for r in slow)
+    return f"slower than cuDNN: {len(slow)} of {len(records)} cases: {cases}"
+
+
 def plot(records: list[dict], path: str) -> bool:
     try:
         import matplotlib
@@ -632,6 +642,7 @@ def main(argv=None) -> int:
             if sp:
                 print(f"geomean speedup {m:22s} {math.exp(sum(map(math.log, sp)) / len(sp)):6.2f}x "
                       f"over {len(sp)} shapes")
+        print(slower_line(ok))
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         with open(args.out, "w") as fh:

@@ -59,6 +59,19 @@ def test_bench_cpu_smoke(tmp_path):
             assert k in x
         assert x["rel_err"] <= (2e-2 if x["mode"].startswith("bf16") else 1e-5)
     assert "geomean speedup" in r.stdout
+    slow = [x for x in timed if x["speedup"] < 1.0]
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("slower than cuDNN: "))
+    assert line.startswith(f"slower than cuDNN: {len(slow)} of 9 cases" if slow else "slower than cuDNN: none of 9 cases")
+    for x in slow:
+        assert f"{x['name']} {x['mode']} {x['speedup']:.2f}x" in line
+
+
+def test_bench_slower_line_orders_and_names_the_cases():
+    from convt1d.bench import slower_line
+    recs = [dict(name="a", mode="fp16", speedup=2.0), dict(name="b", mode="bf16", speedup=0.9),
+            dict(name="c", mode="fp32", speedup=0.21)]
+    assert slower_line(recs) == "slower than cuDNN: 2 of 3 cases: c fp32 0.21x, b bf16 0.90x"
+    assert slower_line(recs[:1]) == "slower than cuDNN: none of 1 cases"
 
 
 def test_kernelbench_evaluate_cpu_small(tmp_path):
