@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: build, test, benchmark. Writes logs and results under $OUT.
-#   bash scripts/gpu_all.sh [stages...]   stages: info build ctest cudatest pytest kernelbench bench bwdbench main train harness host profile
+#   bash scripts/gpu_all.sh [stages...]   stages: info build ctest cudatest pytest kernelbench bench bwdbench zoo main train harness host profile
 # With no stages, runs them all. Each stage's log is $OUT/<stage>.log; the summary is printed last.
 set -u
 OUT=${OUT:-$PWD/gpu_out}; mkdir -p "$OUT"
@@ -8,7 +8,7 @@ OUT=${OUT:-$PWD/gpu_out}; mkdir -p "$OUT"
 R="$OUT/r"; mkdir -p "$R"
 trap 'tar -C "$OUT" -czf "$OUT/results.tgz" r && rm -rf "$R"' EXIT
 export PYTHONUNBUFFERED=1
-stages=${*:-"info build ctest cudatest pytest kernelbench main train bench bwdbench"}
+stages=${*:-"info build ctest cudatest pytest kernelbench main train bench bwdbench zoo"}
 # CONVT1D_LIBRARY=<prebuilt .so> (carried from a build elsewhere) skips the build stage's work for the
 # CUDA self-test too; the Python side then runs from python/ via PYTHONPATH.
 if [ -n "${CONVT1D_LIBRARY:-}" ]; then export LIB=$CONVT1D_LIBRARY FORCE_LIB=1 PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}; fi
@@ -32,6 +32,8 @@ for s in $stages; do
     kernelbench) run_stage kernelbench python3 kernelbench/evaluate.py --out "$R/kernelbench.json" ;;
     bench) run_stage bench python3 -m convt1d.bench ${BENCH_SHAPES:+--shapes $BENCH_SHAPES} ${BENCH_MODES:+--modes $BENCH_MODES} --budget-ms "${BENCH_MS:-300}" --out "$R/bench_fwd.json" --plot "$R/bench_fwd.png" ;;
     bwdbench) run_stage bwdbench python3 -m convt1d.bench --backward --modes "${BWD_MODES:-fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd,fp32_bwd_input,fp32_bwd_weight,fp32_bwd_bias,fp32_strict_bwd_input,fp32_strict_bwd_weight,bf16_bwd_input,bf16_bwd_weight}" --budget-ms "${BENCH_MS:-300}" --out "$R/bench_bwd.json" --plot "$R/bench_bwd.png" ;;
+    # The model zoo (bench/zoo.json): the forward on every layer, forward+backward on the training layers.
+    zoo) run_stage zoo bash -c 'python3 -m convt1d.bench --problems bench/zoo.json --budget-ms "${BENCH_MS:-100}" --out "'"$R"'/zoo_fwd.json" --plot "'"$R"'/zoo_fwd.png" && python3 -m convt1d.bench --problems bench/zoo.json --tags train --backward --modes fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd --budget-ms "${BENCH_MS:-100}" --out "'"$R"'/zoo_fwd_bwd.json" --plot "'"$R"'/zoo_fwd_bwd.png"' ;;
     # Forward tensor-core harness (dev/cuda): every product configuration checked against float64 on the
     # check shapes, then HSHAPES timed with HBASE_ENV set (default: phase merging off) and as shipped, per
     # configuration (HCFGS).

@@ -562,6 +562,8 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--shapes", help="comma-separated shape names (default: the whole suite)")
+    ap.add_argument("--tags", help="comma-separated tags: only the shapes that carry every one (e.g. --problems "
+                                   "bench/zoo.json --tags train)")
     ap.add_argument("--modes", help="comma-separated modes (default: forward modes, + backward "
                                     "modes with --backward)")
     ap.add_argument("--backward", action="store_true", help="also the forward+backward and per-gradient modes")
@@ -589,6 +591,11 @@ def main(argv=None) -> int:
             return 2
     torch.backends.cudnn.benchmark = args.cudnn_benchmark
     shapes = load_shapes(args.shapes, args.problems)
+    if args.tags:
+        want = set(args.tags.split(","))
+        shapes = [c for c in shapes if want <= set(c.get("tags", []))]
+        if not shapes:
+            raise SystemExit(f"no shape carries every tag of {args.tags!r}")
     modes = args.modes.split(",") if args.modes else FWD_MODES + (BWD_MODES if args.backward else [])
     for m in modes:
         if m not in FWD_MODES + BWD_MODES:

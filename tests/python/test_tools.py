@@ -66,6 +66,19 @@ def test_bench_cpu_smoke(tmp_path):
         assert f"{x['name']} {x['mode']} {x['speedup']:.2f}x" in line
 
 
+def test_bench_tags_select_the_zoo_layers(tmp_path):
+    # --tags keeps the shapes carrying every tag given: HiFi-GAN V2's training layers are the zoo's smallest.
+    out = tmp_path / "zoo.json"
+    r = run(["-m", "convt1d.bench", "--device", "cpu", "--problems", os.path.join(REPO, "bench", "zoo.json"),
+             "--tags", "hifigan_v2,train", "--modes", "fp32", "--budget-ms", "2", "--out", str(out)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    names = [x["name"] for x in json.loads(out.read_text())["records"]]
+    assert names == [f"hifigan_v2_up{i}_train" for i in range(1, 5)]
+    r = run(["-m", "convt1d.bench", "--device", "cpu", "--problems", os.path.join(REPO, "bench", "zoo.json"),
+             "--tags", "hifigan_v2,nosuchtag", "--modes", "fp32"])
+    assert r.returncode != 0 and "no shape carries every tag" in r.stderr
+
+
 def test_bench_slower_line_orders_and_names_the_cases():
     from convt1d.bench import slower_line
     recs = [dict(name="a", mode="fp16", speedup=2.0), dict(name="b", mode="bf16", speedup=0.9),
