@@ -44,8 +44,7 @@ void keep_pool_scratch() {
  * grad_w 0.053 -> 0.017; kernelbench_79_small grad_x 0.132 -> 0.052, grad_w 0.048 -> 0.034; kernelbench_74_small
  * equal), and in float32 they are computed fp32-accurate (tiny_fp32 below). */
 bool tiny_layer(const convt1d_params *p) {
-    const double macs = (double)p->batch * p->in_length * p->in_channels * (p->out_channels / p->groups) * p->kernel_size;
-    return macs < (double)(1 << 24);
+    return layer_macs(*p) < (double)(1 << 24);
 }
 
 /* Tiny layers in float32 are computed fp32-accurate even where TF32 is allowed: their time is the launch and the host,
@@ -203,7 +202,7 @@ convt1d_status run_bwd_input(const convt1d_problem &pr, const void *grad_y, cons
     if (pick == BwdInputPick::Auto)
         pick = tiny_layer(p)                      ? BwdInputPick::Direct
                : p->stride >= 4 || p->stride == 1 ? BwdInputPick::Planes
-                                                      : BwdInputPick::Tc;
+                                                  : BwdInputPick::Tc;
     if (pick == BwdInputPick::Planes) {
         st = convt1d_bwd_input_planes(pr, grad_y, w, grad_x, s);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;

@@ -409,9 +409,7 @@ convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const vo
                               cudaStream_t stream) {
     /* fp16/bf16 on Hopper: the wgmma/TMA kernel (fwd_wgmma.cu) when it takes the shape. Not for tiny
      * problems: its weight pack and tensor-map encoding are host and launch time they cannot hide. */
-    const convt1d_params &P = pr.p;
-    const double macs = (double)P.batch * P.in_length * pr.cin_g * pr.cout_g * P.groups * (double)P.kernel_size;
-    if (macs >= (double)(1 << 25)) {
+    if (layer_macs(pr.p) >= (double)(1 << 25)) {
         const convt1d_status st = convt1d_fwd_wgmma(pr, x, w, bias, y, stream);
         if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
     }

@@ -34,6 +34,12 @@ void weight_cache_get(convt1d_weight_cache *c, const PackKey &key, size_t bytes,
 void weight_cache_filled(convt1d_weight_cache *c, const void *wp, cudaStream_t stream);
 void weight_cache_failed(convt1d_weight_cache *c, const void *wp);
 
+/* A layer's multiply-adds, batch x L_in x C_in x C_out/groups x K, in double (exact below 2^53): the measure of the
+ * size rules (tiny_layer in api.cu, the wgmma forward's lower limit in fwd_tc.cu). */
+inline double layer_macs(const convt1d_params &p) {
+    return (double)p.batch * p.in_length * p.in_channels * (p.out_channels / p.groups) * p.kernel_size;
+}
+
 /* One group of a grouped problem as a groups-1 problem of C_in/groups and C_out/groups channels: the grouped register-A
  * paths (fwd_wgmma.cu, bwd_weight_rs.cu) run it once per group on the group's views of the tensors. */
 inline convt1d_problem one_group(const convt1d_problem &pr) {

@@ -447,8 +447,9 @@ TINY = [
 def _fwd_bwd(c):
     """y and every gradient of c in float32 on fresh inputs, beside the float64 reference's."""
     x, w, b = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF))
-    ins = [t.float().requires_grad_() for t in (x, w) + ((b,) if b is not None else ())]
-    refs = [t.clone().requires_grad_() for t in (x, w) + ((b,) if b is not None else ())]
+    leaves = (x, w) + ((b,) if b is not None else ())
+    ins = [t.float().requires_grad_() for t in leaves]
+    refs = [t.clone().requires_grad_() for t in leaves]
     y = convt1d.conv_transpose1d(ins[0], ins[1], ins[2] if b is not None else None, **kwargs(c))
     r = F.conv_transpose1d(refs[0], refs[1], refs[2] if b is not None else None, **kwargs(c))
     gy = torch.randn_like(r)
