@@ -38,15 +38,6 @@ void keep_pool_scratch() {
     if (dev < 64) kept[dev].store(true, std::memory_order_relaxed);
 }
 
-/* Fewer than 2^24 multiply-adds (batch x L_in x C_in x C_out/groups x K): launch- and host-bound layers. Their
- * gradients take the direct kernels (the tensor-core kernels' few, long-reduction blocks lose to the direct kernels'
- * many short ones there; H100, strict fp32, ms, tensor-core -> direct: kernelbench_64_small grad_x 0.047 -> 0.010,
- * grad_w 0.053 -> 0.017; kernelbench_79_small grad_x 0.132 -> 0.052, grad_w 0.048 -> 0.034; kernelbench_74_small
- * equal), and in float32 they are computed fp32-accurate (tiny_fp32 below). */
-bool tiny_layer(const convt1d_params *p) {
-    return layer_macs(*p) < (double)(1 << 24);
-}
-
 /* Tiny layers in float32 are computed fp32-accurate even where TF32 is allowed: their time is the launch and the host,
  * not the arithmetic, and TF32's error there is what a user comparing against nn.ConvTranspose1d sees (cuDNN computes
  * many small layers in fp32: KernelBench 64 / 79's small sizes 1.9e-7 / 3.3e-7 against TF32's 2.9e-4 / 2.7e-4, run
@@ -114,6 +105,29 @@ cudaStream_t as_cuda(convt1d_stream s) { return reinterpret_cast<cudaStream_t>(s
 
 int64_t numel_w(const convt1d_params *p) { return p->in_channels * (p->out_channels / p->groups) * p->kernel_size; }
 
+/* The forward's kernel choice for a validated, non-empty problem (also the folded problem's, fwd_fold.cu). */
+convt1d_status forward_kernels(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
+                               cudaStream_t s) {
+    convt1d_status st;
+    if (!force_direct()) {
+        st = convt1d_fwd_wgmma_one_phase(pr, x, w, bias, y, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        st = convt1d_fwd_phase_fused(pr, x, w, bias, y, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        st = convt1d_fwd_one_phase(pr, x, w, bias, y, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        convt1d_clear_error();
+        st = convt1d_fwd_tc(pr, x, w, bias, y, s);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        if (depthwise_layer(pr)) {
+            st = convt1d_fwd_depthwise(pr, x, w, bias, y, s);
+            if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
+        }
+        convt1d_clear_error(); /* a declined kernel leaves no message behind */
+    }
+    return convt1d_fwd_direct(pr, x, w, bias, y, s);
+}
+
 } // namespace
 
 int convt1d_has_cuda(void) { return 1; }
@@ -135,23 +149,11 @@ convt1d_status convt1d_forward_cuda_cached(const convt1d_params *p, convt1d_dtyp
     convt1d_problem pr = make_problem(p, dtype, math, lout);
     pr.wcache = cache; /* read only where a forward packs its weights (fwd_wgmma.cu) */
     const cudaStream_t s = as_cuda(stream);
-    if (!force_direct()) {
-        st = convt1d_fwd_wgmma_one_phase(pr, x, w, bias, y, s);
-        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        st = convt1d_fwd_phase_fused(pr, x, w, bias, y, s);
-        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        st = convt1d_fwd_one_phase(pr, x, w, bias, y, s);
-        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        convt1d_clear_error();
-        st = convt1d_fwd_tc(pr, x, w, bias, y, s);
-        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        if (depthwise_layer(pr)) {
-            st = convt1d_fwd_depthwise(pr, x, w, bias, y, s);
-            if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st;
-        }
-        convt1d_clear_error(); /* a declined kernel leaves no message behind */
-    }
-    return convt1d_fwd_direct(pr, x, w, bias, y, s);
+    convt1d_params folded;
+    int64_t folded_length = 0;
+    if (!force_direct() && convt1d_fwd_fold_plan(pr, &folded, &folded_length))
+        return convt1d_fwd_fold(pr, folded, folded_length, x, w, bias, y, s, forward_kernels);
+    return forward_kernels(pr, x, w, bias, y, s);
 }
 
 namespace {

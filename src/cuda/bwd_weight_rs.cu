@@ -430,12 +430,16 @@ convt1d_status rs_run(const convt1d_problem &pr, const void *gy, const void *x, 
     const int64_t tiles = (int64_t)a.ci_tiles * a.co_tiles * a.tgroups;
     if (tiles > INT_MAX) return CONVT1D_ERROR_NOT_SUPPORTED;
     const int sms = convt1d_sm_count() > 0 ? convt1d_sm_count() : 132;
-    /* Each split at least 64 stages (CONVT1D_WGMMA_BW_RS_MINSTAGES=n: n, for A/B). That floor binds on small batches:
-     * bigvgan_v2_up4_train (4 x 192 -> 96, 172 stages) runs 6 blocks of 86 stages, 0.138 ms where the SS kernel
-     * takes 0.093 and cuDNN 0.071 (bf16, run 448); the switch is there to measure a lower one (dev/runs/run450.sh). */
+    /* Each split at least 8 stages (CONVT1D_WGMMA_BW_RS_MINSTAGES=n: n, for A/B). Until Session 50 the floor was 64, and
+     * it bound on small batches: bigvgan_v2_up4_train (4 x 192 -> 96, 172 stages, 3 tiles) ran 6 blocks of 86 stages.
+     * Run 450 (H100, bf16 ms, floor 64 / 16 / 8, 2 rounds, alternating processes): bigvgan_v2_up4_train 0.139 / 0.052 /
+     * 0.047-0.048 (cuDNN 0.073), up3 0.148 / 0.075 / 0.075 (0.070), dac_44k_up4_train 0.144 / 0.076 / 0.076 (0.127),
+     * encodec_24k_up4_train 0.120-0.123 / 0.044 / 0.038 (0.073); TF32 0.092 -> 0.060 on up4; the suite's register-A
+     * layers (KernelBench 64 / 74, hifigan_up3 / up4), whose tiles fill the GPU, alike at every floor. The scratch
+     * stays bounded: pick_splits stops near one wave of blocks, so splits x tile weights ~ SMs x one tile's. */
     const char *mv = convt1d_env("CONVT1D_WGMMA_BW_RS_MINSTAGES");
     const int mv_stages = mv ? atoi(mv) : 0;
-    a.splits = pick_splits(tiles, a.total, sms, 1024, mv_stages >= 1 ? mv_stages : 64, 65535);
+    a.splits = pick_splits(tiles, a.total, sms, 1024, mv_stages >= 1 ? mv_stages : 8, 65535);
     const int slots = a.splits * (a.R == 64 ? 2 : 1);
 
     CUtensorMap tmx;

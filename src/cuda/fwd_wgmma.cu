@@ -2708,8 +2708,13 @@ bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work, 
      * vs 1.31). */
     if ((ty == WG_F16 || ty == WG_BF16) && P.stride == 8 && units && tiles < 4 * (int64_t)convt1d_sm_count())
         return false;
+    /* Tiles for 7/8 of the SMs at least (CONVT1D_WGMMA_RS_BI_MINTILES=n: n, for A/B); until Session 50 every SM.
+     * bigvgan_v2_up4_train (4 x 192 -> 96, stride 2, L 8192) has 128 tiles: the register-A kernel took 0.064 / 0.063 ms
+     * in TF32 / bf16 where the path taken took 0.133 / 0.126 (cuDNN 0.077 / 0.063; run 451, H100, 132 SMs). */
+    const char *mv = convt1d_env("CONVT1D_WGMMA_RS_BI_MINTILES");
+    const int64_t min_tiles = mv && atoi(mv) > 0 ? atoi(mv) : ((int64_t)convt1d_sm_count() * 7 + 7) / 8;
     return (bulk || convt1d_pl_gcd(P.stride, P.dilation) == 1) && work <= (ty == WG_TF32X3 ? 2048 : 4096) &&
-           tiles >= convt1d_sm_count();
+           tiles >= min_tiles;
 }
 
 /* Register-A tile: BR rows (64 / 128 / 256 by the GEMM rows C_out*s) x 128*MQ positions. Split TF32 keeps

@@ -35,9 +35,18 @@ void weight_cache_filled(convt1d_weight_cache *c, const void *wp, cudaStream_t s
 void weight_cache_failed(convt1d_weight_cache *c, const void *wp);
 
 /* A layer's multiply-adds, batch x L_in x C_in x C_out/groups x K, in double (exact below 2^53): the measure of the
- * size rules (tiny_layer in api.cu, the wgmma forward's lower limit in fwd_tc.cu). */
+ * size rules (tiny_layer below, the wgmma forward's lower limit in fwd_tc.cu). */
 inline double layer_macs(const convt1d_params &p) {
     return (double)p.batch * p.in_length * p.in_channels * (p.out_channels / p.groups) * p.kernel_size;
+}
+
+/* Fewer than 2^24 multiply-adds (batch x L_in x C_in x C_out/groups x K): launch- and host-bound layers. Their
+ * gradients take the direct kernels (the tensor-core kernels' few, long-reduction blocks lose to the direct kernels'
+ * many short ones there; H100, strict fp32, ms, tensor-core -> direct: kernelbench_64_small grad_x 0.047 -> 0.010,
+ * grad_w 0.053 -> 0.017; kernelbench_79_small grad_x 0.132 -> 0.052, grad_w 0.048 -> 0.034; kernelbench_74_small
+ * equal), and in float32 they are computed fp32-accurate (tiny_fp32 in api.cu). */
+inline bool tiny_layer(const convt1d_params *p) {
+    return layer_macs(*p) < (double)(1 << 24);
 }
 
 /* One group of a grouped problem as a groups-1 problem of C_in/groups and C_out/groups channels: the grouped register-A
@@ -102,6 +111,18 @@ convt1d_status convt1d_fwd_edge(const convt1d_problem &pr, const void *x, const 
                                 int64_t o_lo, cudaStream_t stream);
 /* Whether convt1d_fwd_edge takes those columns (a tile is dropped only then). */
 bool convt1d_fwd_edge_fits(const convt1d_problem &pr, int64_t o_lo);
+
+/* Batch folding (fwd_fold.cu): a batch of short rows as one row of N*Lp positions, each sample's x followed by zeros
+ * enough that its taps stay off the next sample's outputs. convt1d_fwd_fold_plan says whether it pays (or
+ * CONVT1D_FOLD=1 / 0 forces it on where legal / off; read at every call) and gives the folded layer (batch 1, padding
+ * 0) and its output length; convt1d_fwd_fold gathers x, runs `forward` on the folded problem into scratch, and cuts
+ * y out of it. */
+using ForwardFn = convt1d_status (*)(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
+                                     cudaStream_t stream);
+bool convt1d_fwd_fold_plan(const convt1d_problem &pr, convt1d_params *folded, int64_t *folded_length);
+convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_params &folded, int64_t folded_length,
+                                const void *x, const void *w, const void *bias, void *y, cudaStream_t stream,
+                                ForwardFn forward);
 
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();

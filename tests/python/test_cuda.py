@@ -1034,3 +1034,72 @@ def test_cuda_grad_bias_rows(N, C, L, offset, dtype, tol, rowvec, monkeypatch):
     scale = gy.double().abs().sum(dim=(0, 2)) / (N * L) ** 0.5  # the sum's typical size: bound cancellation
     assert ((gb.double() - want).abs() / torch.maximum(want.abs(), scale)).max().item() <= tol
     assert torch.equal(_ops._backward(gy, x, w, (1, 0, 0, 1, 1), [False, False, True])[2], gb)
+
+
+# Batch folding (fwd_fold.cu): short samples laid end to end, each followed by zeros, run as one long row at batch 1
+# and padding 0, and each sample's y cut out of that row. Forced on (CONVT1D_FOLD=1: wherever legal), off, and as
+# shipped; the test states the rule itself (a third fewer 128-position tiles, past the tiny rule, not depthwise). Cases:
+# output_padding past the padding (columns holding only the bias, where the next sample's zeros must be), padding
+# wider than the stride, dilation, groups, one input position, stride 1, odd lengths; y's memory poisoned first.
+FOLD_CASES = [
+    dict(N=8, Cin=192, Cout=96, K=16, L=34, stride=8, padding=4, output_padding=0, groups=1, dilation=1, bias=True),
+    dict(N=5, Cin=32, Cout=40, K=5, L=7, stride=3, padding=0, output_padding=2, groups=1, dilation=2, bias=True),
+    dict(N=3, Cin=64, Cout=64, K=4, L=20, stride=2, padding=1, output_padding=1, groups=2, dilation=1, bias=False),
+    dict(N=4, Cin=48, Cout=32, K=3, L=1, stride=1, padding=1, output_padding=0, groups=1, dilation=1, bias=True),
+    dict(N=6, Cin=32, Cout=24, K=7, L=50, stride=4, padding=9, output_padding=3, groups=1, dilation=1, bias=True),
+    dict(N=16, Cin=256, Cout=128, K=16, L=32, stride=8, padding=4, output_padding=0, groups=1, dilation=1, bias=True),
+    dict(N=40, Cin=64, Cout=128, K=16, L=33, stride=8, padding=4, output_padding=0, groups=1, dilation=1, bias=True),
+    dict(N=3, Cin=128, Cout=64, K=10, L=75, stride=5, padding=0, output_padding=4, groups=1, dilation=1, bias=False),
+]
+
+
+def fold_expected(c, pick):
+    """The test's own statement of when the forward folds (fwd_fold.cu's rule)."""
+    if pick == "off" or c["N"] < 2 or c["Cin"] // c["groups"] == 1:
+        return False
+    s, L, lout = c["stride"], c["L"], out_len(c)
+    full = (L - 1) * s + c["dilation"] * (c["K"] - 1) + 1
+    lp = max(L, -(-max(full, c["padding"] + lout) // s))
+    if pick == "forced":
+        return True
+    tiny = c["N"] * L * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"] < 1 << 24
+    return not tiny and 3 * -(-(c["N"] * lp) // 128) <= 2 * c["N"] * -(-lp // 128)
+
+
+@pytest.mark.parametrize("pick", ["forced", "off", "shipped"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(FOLD_CASES)))
+def test_cuda_forward_batch_fold(ci, mode, tol, pick, monkeypatch):
+    c = FOLD_CASES[ci]
+    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    if pick != "shipped":
+        monkeypatch.setenv("CONVT1D_FOLD", "1" if pick == "forced" else "0")
+    monkeypatch.setenv("CONVT1D_TINY_FP32", "0")  # the small cases in TF32 as TF32 (the tolerance is TF32's)
+    dtype = MODE_DTYPE[mode]
+    x, w, b = make_inputs(c, device="cuda", gen=torch.Generator().manual_seed(1000 + ci))
+    xd, wd, bd = x.to(dtype), w.to(dtype), None if b is None else b.to(dtype)
+    torch.full((c["N"] * c["Cout"] * out_len(c) * 2,), float("nan"), device="cuda", dtype=dtype)  # poison, freed
+    out = {}
+    names = kernels_run(lambda: out.setdefault("y", convt1d.conv_transpose1d(xd, wd, bd, **kwargs(c))))
+    y = out["y"]
+    assert any("fold_scatter_kernel" in n for n in names) == fold_expected(c, pick), names
+    assert y.shape == (c["N"], c["Cout"], out_len(c))
+    assert torch.isfinite(y).all()
+    assert rel_err(y, ref(x, w, b, c)) <= tol
+
+
+def test_cuda_graph_batch_fold(monkeypatch):
+    """A folded forward (its scratch from the stream's pool) captured in a CUDA graph and replayed on new inputs."""
+    monkeypatch.setenv("CONVT1D_FOLD", "1")
+    c = FOLD_CASES[0]
+    x, w, b = make_inputs(c, dtype=torch.bfloat16, device="cuda")
+    static_x = x.clone()
+    names = kernels_run(lambda: convt1d.conv_transpose1d(static_x, w, b, **kwargs(c)))
+    assert any("fold_scatter_kernel" in n for n in names), names
+    graph, y = captured(lambda: convt1d.conv_transpose1d(static_x, w, b, **kwargs(c)))
+    for _ in range(2):
+        nx = torch.randn_like(x)
+        static_x.copy_(nx)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert rel_err(y, ref(nx, w, b, c)) <= 1e-2
