@@ -47,7 +47,10 @@ bool convt1d_fwd_fold_plan(const convt1d_problem &pr, convt1d_params *folded, in
     const int64_t s = p.stride, L = p.in_length;
     const int64_t F = (L - 1) * s + p.dilation * (p.kernel_size - 1) + 1;
     const int64_t need = F > p.padding + pr.out_length ? F : p.padding + pr.out_length;
-    const int64_t Lp = (need + s - 1) / s > L ? (need + s - 1) / s : L;
+    int64_t Lp = (need + s - 1) / s > L ? (need + s - 1) / s : L;
+    /* The last sample's y must lie inside the folded output, (N*Lp - 1)*s + d*(K-1) + 1 long: (Lp - L)*s >= op - p.
+     * Only output_padding past the padding asks more (K 1, stride 3, output_padding 2: Lp = L otherwise). */
+    if ((Lp - L) * s < p.output_padding - p.padding) Lp = L + (p.output_padding - p.padding + s - 1) / s;
     if (forced < 0) {
         /* Folding pays where tiles of 128 positions are mostly empty: a third fewer tiles at least, and a layer past the
          * tiny rule (below it the time is the launches, and folding adds two). */
@@ -60,8 +63,9 @@ bool convt1d_fwd_fold_plan(const convt1d_problem &pr, convt1d_params *folded, in
     f.padding = 0;
     f.output_padding = 0;
     int64_t lf = 0;
-    if (f.in_length > INT32_MAX / 2 || p.batch * (p.in_channels > p.out_channels ? p.in_channels : p.out_channels) > INT32_MAX || convt1d_output_length(&f, &lf) != CONVT1D_SUCCESS || lf > INT32_MAX / 2 ||
-        pr.out_length > INT32_MAX) {
+    const int64_t rows = p.batch * (p.in_channels > p.out_channels ? p.in_channels : p.out_channels);
+    if (f.in_length > INT32_MAX / 2 || rows > INT32_MAX || convt1d_output_length(&f, &lf) != CONVT1D_SUCCESS ||
+        lf > INT32_MAX / 2 || (p.batch - 1) * Lp * s + p.padding + pr.out_length > lf) {
         convt1d_clear_error();
         return false;
     }

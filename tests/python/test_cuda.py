@@ -1050,6 +1050,7 @@ FOLD_CASES = [
     dict(N=16, Cin=256, Cout=128, K=16, L=32, stride=8, padding=4, output_padding=0, groups=1, dilation=1, bias=True),
     dict(N=40, Cin=64, Cout=128, K=16, L=33, stride=8, padding=4, output_padding=0, groups=1, dilation=1, bias=True),
     dict(N=3, Cin=128, Cout=64, K=10, L=75, stride=5, padding=0, output_padding=4, groups=1, dilation=1, bias=False),
+    dict(N=4, Cin=32, Cout=48, K=1, L=9, stride=3, padding=0, output_padding=2, groups=1, dilation=1, bias=True),
 ]
 
 
@@ -1059,7 +1060,7 @@ def fold_expected(c, pick):
         return False
     s, L, lout = c["stride"], c["L"], out_len(c)
     full = (L - 1) * s + c["dilation"] * (c["K"] - 1) + 1
-    lp = max(L, -(-max(full, c["padding"] + lout) // s))
+    lp = max(L, -(-max(full, c["padding"] + lout) // s), L + -(-(c["output_padding"] - c["padding"]) // s))
     if pick == "forced":
         return True
     tiny = c["N"] * L * c["Cin"] * (c["Cout"] // c["groups"]) * c["K"] < 1 << 24
