@@ -105,7 +105,7 @@ cudaStream_t as_cuda(convt1d_stream s) { return reinterpret_cast<cudaStream_t>(s
 
 int64_t numel_w(const convt1d_params *p) { return p->in_channels * (p->out_channels / p->groups) * p->kernel_size; }
 
-/* The forward's kernel choice for a validated, non-empty problem (also the folded problem's, fwd_fold.cu). */
+/* The forward's kernel choice for a validated, non-empty problem (also the folded problem's, fold.cu). */
 convt1d_status forward_kernels(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                cudaStream_t s) {
     convt1d_status st;
@@ -151,7 +151,7 @@ convt1d_status convt1d_forward_cuda_cached(const convt1d_params *p, convt1d_dtyp
     const cudaStream_t s = as_cuda(stream);
     convt1d_params folded;
     int64_t folded_length = 0;
-    if (!force_direct() && convt1d_fwd_fold_plan(pr, &folded, &folded_length))
+    if (!force_direct() && convt1d_fold_plan(pr, false, &folded, &folded_length))
         return convt1d_fwd_fold(pr, folded, folded_length, x, w, bias, y, s, forward_kernels);
     return forward_kernels(pr, x, w, bias, y, s);
 }
@@ -260,6 +260,30 @@ convt1d_status weight_workspace(const convt1d_problem &pr, size_t *bytes) {
     return CONVT1D_SUCCESS;
 }
 
+/* grad_w with its workspace from the stream's pool (convt1d_backward_cuda, the folded gradients). */
+convt1d_status run_bwd_weight_own_workspace(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                            cudaStream_t s) {
+    size_t bytes = 0;
+    convt1d_status st = weight_workspace(pr, &bytes);
+    if (st != CONVT1D_SUCCESS) return st;
+    void *ws = nullptr;
+    if (bytes && cudaMallocAsync(&ws, bytes, s) != cudaSuccess)
+        return convt1d_cuda_check("backward: grad_w scratch (cudaMallocAsync)");
+    st = run_bwd_weight(pr, grad_y, x, grad_w, ws, bytes, s);
+    if (ws) cudaFreeAsync(ws, s);
+    return st;
+}
+
+/* The gradients of a layer whose batch folds (fold.cu): *folded says whether they were computed here. */
+convt1d_status folded_gradients(const convt1d_problem &pr, const void *grad_y, const void *x, const void *w, void *grad_x,
+                                void *grad_w, cudaStream_t s, bool *folded) {
+    convt1d_params f;
+    int64_t lf = 0;
+    *folded = !force_direct() && convt1d_fold_plan(pr, true, &f, &lf);
+    if (!*folded) return CONVT1D_SUCCESS;
+    return convt1d_bwd_fold(pr, f, lf, grad_y, x, w, grad_x, grad_w, s, run_bwd_input, run_bwd_weight_own_workspace);
+}
+
 } // namespace
 
 convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtype dtype, convt1d_math math,
@@ -270,7 +294,11 @@ convt1d_status convt1d_backward_input_cuda(const convt1d_params *p, convt1d_dtyp
     if (st != CONVT1D_SUCCESS) return st;
     if ((st = check_math(math)) != CONVT1D_SUCCESS) return st;
     if (p->batch == 0) return CONVT1D_SUCCESS; /* grad_x is empty */
-    return run_bwd_input(make_problem(p, dtype, math, lout), grad_y, w, grad_x, as_cuda(stream));
+    const convt1d_problem pr = make_problem(p, dtype, math, lout);
+    bool folded = false;
+    st = folded_gradients(pr, grad_y, nullptr, w, grad_x, nullptr, as_cuda(stream), &folded);
+    if (folded) return st;
+    return run_bwd_input(pr, grad_y, w, grad_x, as_cuda(stream));
 }
 
 convt1d_status convt1d_backward_weight_workspace_size(const convt1d_params *p, convt1d_dtype dtype,
@@ -306,7 +334,11 @@ convt1d_status convt1d_backward_weight_cuda(const convt1d_params *p, convt1d_dty
         cudaMemsetAsync(grad_w, 0, (size_t)numel_w(p) * convt1d_dtype_size(dtype), s);
         return convt1d_cuda_check("backward_weight: zeroing grad_w for an empty batch");
     }
-    return run_bwd_weight(make_problem(p, dtype, math, lout), grad_y, x, grad_w, workspace, workspace_bytes, s);
+    const convt1d_problem pr = make_problem(p, dtype, math, lout);
+    bool folded = false; /* the folded layer's grad_w takes its workspace from the stream's pool */
+    st = folded_gradients(pr, grad_y, x, nullptr, nullptr, grad_w, s, &folded);
+    if (folded) return st;
+    return run_bwd_weight(pr, grad_y, x, grad_w, workspace, workspace_bytes, s);
 }
 
 convt1d_status convt1d_backward_bias_cuda(const convt1d_params *p, convt1d_dtype dtype, const void *grad_y,
@@ -339,17 +371,11 @@ convt1d_status convt1d_backward_cuda(const convt1d_params *p, convt1d_dtype dtyp
         return convt1d_cuda_check("backward: zeroing grad_w / grad_b for an empty batch");
     }
     const convt1d_problem pr = make_problem(p, dtype, math, lout);
-    if (grad_x && (st = run_bwd_input(pr, grad_y, w, grad_x, s)) != CONVT1D_SUCCESS) return st;
-    if (grad_w) {
-        size_t bytes = 0;
-        if ((st = weight_workspace(pr, &bytes)) != CONVT1D_SUCCESS) return st;
-        void *ws = nullptr;
-        if (bytes && cudaMallocAsync(&ws, bytes, s) != cudaSuccess)
-            return convt1d_cuda_check("backward: grad_w scratch (cudaMallocAsync)");
-        st = run_bwd_weight(pr, grad_y, x, grad_w, ws, bytes, s);
-        if (ws) cudaFreeAsync(ws, s);
-        if (st != CONVT1D_SUCCESS) return st;
-    }
+    bool folded = false;
+    if ((grad_x || grad_w) && (st = folded_gradients(pr, grad_y, x, w, grad_x, grad_w, s, &folded)) != CONVT1D_SUCCESS)
+        return st;
+    if (!folded && grad_x && (st = run_bwd_input(pr, grad_y, w, grad_x, s)) != CONVT1D_SUCCESS) return st;
+    if (!folded && grad_w && (st = run_bwd_weight_own_workspace(pr, grad_y, x, grad_w, s)) != CONVT1D_SUCCESS) return st;
     if (grad_b) return convt1d_bwd_bias_direct(make_problem(p, dtype, CONVT1D_MATH_STRICT_FP32, lout), grad_y, grad_b, s);
     return CONVT1D_SUCCESS;
 }

@@ -112,17 +112,25 @@ convt1d_status convt1d_fwd_edge(const convt1d_problem &pr, const void *x, const 
 /* Whether convt1d_fwd_edge takes those columns (a tile is dropped only then). */
 bool convt1d_fwd_edge_fits(const convt1d_problem &pr, int64_t o_lo);
 
-/* Batch folding (fwd_fold.cu): a batch of short rows as one row of N*Lp positions, each sample's x followed by zeros
- * enough that its taps stay off the next sample's outputs. convt1d_fwd_fold_plan says whether it pays (or
- * CONVT1D_FOLD=1 / 0 forces it on where legal / off; read at every call) and gives the folded layer (batch 1, padding
- * 0) and its output length; convt1d_fwd_fold gathers x, runs `forward` on the folded problem into scratch, and cuts
- * y out of it. */
+/* Batch folding (fold.cu): a batch of short rows as one row of N*Lp positions, each sample's x followed by zeros
+ * enough that its taps stay off the next sample's outputs. convt1d_fold_plan says whether it pays for the forward or
+ * the gradients (CONVT1D_FOLD / CONVT1D_FOLD_BWD = 1 / 0 force it on where legal / off; read at every call) and gives
+ * the folded layer (batch 1, padding 0) and its output length. convt1d_fwd_fold gathers x, runs `forward` on the folded
+ * problem into scratch and cuts y out of it; convt1d_bwd_fold places grad_y into a long row, runs the folded layer's
+ * gradients (grad_x and / or grad_w where not null) and cuts grad_x out. */
 using ForwardFn = convt1d_status (*)(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                      cudaStream_t stream);
-bool convt1d_fwd_fold_plan(const convt1d_problem &pr, convt1d_params *folded, int64_t *folded_length);
+using BwdInputFn = convt1d_status (*)(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,
+                                      cudaStream_t stream);
+using BwdWeightFn = convt1d_status (*)(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
+                                       cudaStream_t stream);
+bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_params *folded, int64_t *folded_length);
 convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_params &folded, int64_t folded_length,
                                 const void *x, const void *w, const void *bias, void *y, cudaStream_t stream,
                                 ForwardFn forward);
+convt1d_status convt1d_bwd_fold(const convt1d_problem &pr, const convt1d_params &folded, int64_t folded_length,
+                                const void *grad_y, const void *x, const void *w, void *grad_x, void *grad_w,
+                                cudaStream_t stream, BwdInputFn bwd_input, BwdWeightFn bwd_weight);
 
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */
 int convt1d_sm_major();

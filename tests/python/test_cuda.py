@@ -1104,3 +1104,39 @@ def test_cuda_graph_batch_fold(monkeypatch):
         graph.replay()
         torch.cuda.synchronize()
         assert rel_err(y, ref(nx, w, b, c)) <= 1e-2
+
+
+@pytest.mark.parametrize("needs", [(True, True, True), (True, False, False), (False, True, False)],
+                         ids=["all", "grad_x", "grad_w"])
+@pytest.mark.parametrize("pick", ["forced", "off", "shipped"])
+@pytest.mark.parametrize("mode,tol", [("strict", 1e-5), ("tf32", 5e-3), ("f16", 2e-3), ("bf16", 1e-2)])
+@pytest.mark.parametrize("ci", range(len(FOLD_CASES)))
+def test_cuda_backward_batch_fold(ci, mode, tol, pick, needs, monkeypatch):
+    # The folded gradients (CONVT1D_FOLD_BWD; the same rule as the forward's): grad_y placed into a long row of zeros,
+    # the folded layer's grad_x / grad_w, grad_x cut out; each gradient alone and all three, against float64.
+    c = FOLD_CASES[ci]
+    if needs != (True, True, True) and (pick != "forced" or mode not in ("tf32", "bf16")):
+        pytest.skip("one gradient alone: forced, in two modes")
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", mode != "strict")
+    monkeypatch.setenv("CONVT1D_FOLD", "0")  # the forward as it is (tested above)
+    if pick != "shipped":
+        monkeypatch.setenv("CONVT1D_FOLD_BWD", "1" if pick == "forced" else "0")
+    monkeypatch.setenv("CONVT1D_TINY_FP32", "0")
+    dtype = MODE_DTYPE[mode]
+    gen = torch.Generator().manual_seed(torch.seed() & 0xFFFFFFFF)
+    x, w, b = make_inputs(c, dtype=dtype, device="cuda", gen=gen)
+    bias_needed = needs[2] and b is not None
+    ins = [t.clone().requires_grad_(n) for t, n in zip((x, w), needs[:2])] + \
+          ([b.clone().requires_grad_(bias_needed)] if b is not None else [None])
+    y = convt1d.conv_transpose1d(ins[0], ins[1], ins[2], **kwargs(c))
+    gy = torch.randn(y.shape, generator=gen).to(dtype).cuda()
+    torch.full((2 * (x.numel() + w.numel()),), float("nan"), device="cuda", dtype=dtype)  # poison, freed
+    wanted = [t for t in ins if t is not None and t.requires_grad]
+    out = {}
+    names = kernels_run(lambda: out.setdefault("g", torch.autograd.grad(y, wanted, gy)))
+    assert any("fold_place_kernel" in n for n in names) == fold_expected(c, pick), names
+    ins64 = [None if t is None else t.detach().double().requires_grad_(t.requires_grad) for t in ins]
+    theirs = torch.autograd.grad(ref(ins64[0], ins64[1], ins64[2], c), [t for t in ins64 if t is not None and t.requires_grad],
+                                 gy.double())
+    for o, t in zip(out["g"], theirs):
+        assert o.dtype == dtype and torch.isfinite(o).all() and rel_err(o, t) <= tol

@@ -1,0 +1,181 @@
+/* Batch folding (Session 50): a batch of short rows run as one long row. The tensor-core kernels tile each sample's
+ * positions separately, 128 (or 256) to a tile, and every tile reads its rows' whole weights. A sample of 34 input
+ * positions (dac_44k_up1_train: 8 x 1536 -> 768, K 16, stride 8) fills about a quarter of its tile: the SS kernel
+ * took 124 us there, 0.75x of cuDNN in fp16 (run 447). Here the samples of x are laid end to end, each followed by
+ * enough zeros that no sample's taps reach the next one's outputs; the layer runs once, at batch 1 and padding 0,
+ * into scratch; and each sample's y is cut out of that long output. Two copies (x's and y's) buy tiles that are
+ * full: 3 tiles of 128 instead of 8 on dac_44k_up1_train. The gradients fold the same way, the folded layer's
+ * gradients between the copies' adjoints: grad_y placed into a long row of zeros, grad_x cut out of the long one.
+ *
+ * Sample n's input position l sits at n*Lp + l of the long row, so its outputs start at n*Lp*s. Its full output
+ * (before the padding's crop) is F = (L-1)*s + d*(K-1) + 1 long, and y keeps [p, p + L_out) of it, where
+ * p + L_out <= F + output_padding (the columns past F hold only the bias). Lp*s >= max(F, p + L_out) keeps both
+ * apart from sample n+1, which starts at (n+1)*Lp*s. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "kernels.cuh"
+
+namespace {
+
+/* Elements move as raw bits: 4 bytes (fp32) or 2 (fp16, bf16); zero bits are +0.0 in each. One block per row. */
+template <typename U>
+__global__ void __launch_bounds__(128) fold_gather_kernel(const U *src, U *dst, int64_t N, int64_t C, int L, int Lp) {
+    /* Block b: row (n, c) of src (N x C x L), written to dst[c][n*Lp .. n*Lp + Lp) (C rows of N*Lp), zeros past L. */
+    const int64_t row = blockIdx.x, n = row / C, c = row - n * C;
+    const U *in = src + row * L;
+    U *out = dst + (c * N + n) * Lp;
+    for (int l = threadIdx.x; l < Lp; l += blockDim.x) out[l] = l < L ? in[l] : U(0);
+}
+
+template <typename U>
+__global__ void __launch_bounds__(128) fold_scatter_kernel(const U *src, U *dst, int64_t C, int64_t src_len, int64_t seg,
+                                                           int64_t off, int len) {
+    /* Block b: row (n, c) of dst (N x C x len) = src[c][n*seg + off .. + len) (src: C rows of src_len). */
+    const int64_t row = blockIdx.x, n = row / C, c = row - n * C;
+    const U *in = src + c * src_len + n * seg + off;
+    U *out = dst + row * len;
+    for (int j = threadIdx.x; j < len; j += blockDim.x) out[j] = in[j];
+}
+
+template <typename U>
+__global__ void __launch_bounds__(128) fold_place_kernel(const U *src, U *dst, int64_t N, int64_t C, int64_t dst_len,
+                                                         int64_t seg, int64_t off, int len) {
+    /* Block c: row c of dst (C rows of dst_len): position t = n*seg + off + j holds src[n][c][j] (src: N x C x len) for
+     * 0 <= j < len and n < N, zero elsewhere (the adjoint of fold_scatter_kernel). */
+    const int64_t c = blockIdx.x;
+    U *out = dst + c * dst_len;
+    for (int64_t t = threadIdx.x; t < dst_len; t += blockDim.x) {
+        const int64_t n = t / seg, j = t - n * seg - off;
+        out[t] = n < N && j >= 0 && j < len ? src[(n * C + c) * len + j] : U(0);
+    }
+}
+
+/* The three copies for either element size. */
+void gather(size_t es, const void *src, void *dst, int64_t N, int64_t C, int64_t L, int64_t Lp, cudaStream_t s) {
+    const unsigned rows = (unsigned)(N * C);
+    if (es == 4)
+        fold_gather_kernel<<<rows, 128, 0, s>>>(static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst), N, C, (int)L, (int)Lp);
+    else
+        fold_gather_kernel<<<rows, 128, 0, s>>>(static_cast<const uint16_t *>(src), static_cast<uint16_t *>(dst), N, C, (int)L, (int)Lp);
+}
+void scatter(size_t es, const void *src, void *dst, int64_t N, int64_t C, int64_t src_len, int64_t seg, int64_t off,
+             int64_t len, cudaStream_t s) {
+    const unsigned rows = (unsigned)(N * C);
+    if (es == 4)
+        fold_scatter_kernel<<<rows, 128, 0, s>>>(static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst), C, src_len, seg,
+                                                 off, (int)len);
+    else
+        fold_scatter_kernel<<<rows, 128, 0, s>>>(static_cast<const uint16_t *>(src), static_cast<uint16_t *>(dst), C, src_len, seg,
+                                                 off, (int)len);
+}
+void place(size_t es, const void *src, void *dst, int64_t N, int64_t C, int64_t dst_len, int64_t seg, int64_t off,
+           int64_t len, cudaStream_t s) {
+    if (es == 4)
+        fold_place_kernel<<<(unsigned)C, 128, 0, s>>>(static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst), N, C,
+                                                      dst_len, seg, off, (int)len);
+    else
+        fold_place_kernel<<<(unsigned)C, 128, 0, s>>>(static_cast<const uint16_t *>(src), static_cast<uint16_t *>(dst), N, C,
+                                                      dst_len, seg, off, (int)len);
+}
+
+size_t round256(size_t b) { return (b + 255) / 256 * 256; }
+
+} // namespace
+
+bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_params *folded, int64_t *folded_length) {
+    const convt1d_params &p = pr.p;
+    const char *v = convt1d_env(gradients ? "CONVT1D_FOLD_BWD" : "CONVT1D_FOLD");
+    const int forced = v && v[0] == '1' ? 1 : v && v[0] == '0' ? 0 : -1;
+    if (forced == 0 || p.batch < 2 || pr.dtype == CONVT1D_F64 || pr.cin_g == 1) return false; /* depthwise: its own kernels */
+    const int64_t s = p.stride, L = p.in_length;
+    const int64_t F = (L - 1) * s + p.dilation * (p.kernel_size - 1) + 1;
+    const int64_t need = F > p.padding + pr.out_length ? F : p.padding + pr.out_length;
+    int64_t Lp = (need + s - 1) / s > L ? (need + s - 1) / s : L;
+    /* The last sample's y must lie inside the folded output, (N*Lp - 1)*s + d*(K-1) + 1 long: (Lp - L)*s >= op - p.
+     * Only output_padding past the padding asks more (K 1, stride 3, output_padding 2: Lp = L otherwise). */
+    if ((Lp - L) * s < p.output_padding - p.padding) Lp = L + (p.output_padding - p.padding + s - 1) / s;
+    if (forced < 0) {
+        /* Folding pays where tiles of 128 positions are mostly empty: a third fewer tiles at least, and a layer past the
+         * tiny rule (below it the time is the launches, and folding adds two). */
+        const int64_t tiles = p.batch * ((Lp + 127) / 128), folded_tiles = (p.batch * Lp + 127) / 128;
+        if (tiny_layer(&p) || 3 * folded_tiles > 2 * tiles) return false;
+    }
+    convt1d_params f = p;
+    f.batch = 1;
+    f.in_length = p.batch * Lp;
+    f.padding = 0;
+    f.output_padding = 0;
+    int64_t lf = 0;
+    const int64_t rows = p.batch * (p.in_channels > p.out_channels ? p.in_channels : p.out_channels);
+    if (f.in_length > INT32_MAX / 2 || rows > INT32_MAX || convt1d_output_length(&f, &lf) != CONVT1D_SUCCESS ||
+        lf > INT32_MAX / 2 || (p.batch - 1) * Lp * s + p.padding + pr.out_length > lf) {
+        convt1d_clear_error();
+        return false;
+    }
+    *folded = f;
+    *folded_length = lf;
+    return true;
+}
+
+convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_params &f, int64_t Lf, const void *x,
+                                const void *w, const void *bias, void *y, cudaStream_t stream, ForwardFn forward) {
+    const convt1d_params &p = pr.p;
+    const size_t es = convt1d_dtype_size(pr.dtype);
+    const int64_t N = p.batch, Lp = f.in_length / N;
+    const size_t xs_bytes = round256((size_t)p.in_channels * f.in_length * es);
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, xs_bytes + (size_t)p.out_channels * Lf * es, stream);
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "folded forward: scratch (cudaMallocAsync): %s", cudaGetErrorString(e));
+    void *xs = scratch, *ys = static_cast<char *>(scratch) + xs_bytes;
+    gather(es, x, xs, N, p.in_channels, p.in_length, Lp, stream);
+    convt1d_status st = convt1d_cuda_check("folded forward: gather");
+    if (st == CONVT1D_SUCCESS) {
+        convt1d_problem pf = pr; /* the caller's math (the tiny rule was applied to the layer as called) and cache */
+        pf.p = f;
+        pf.out_length = Lf;
+        st = forward(pf, xs, w, bias, ys, stream);
+    }
+    if (st == CONVT1D_SUCCESS) {
+        scatter(es, ys, y, N, p.out_channels, Lf, Lp * p.stride, p.padding, pr.out_length, stream);
+        st = convt1d_cuda_check("folded forward: scatter");
+    }
+    cudaFreeAsync(scratch, stream);
+    return st;
+}
+
+convt1d_status convt1d_bwd_fold(const convt1d_problem &pr, const convt1d_params &f, int64_t Lf, const void *gy,
+                                const void *x, const void *w, void *gx, void *gw, cudaStream_t stream,
+                                BwdInputFn bwd_input, BwdWeightFn bwd_weight) {
+    const convt1d_params &p = pr.p;
+    const size_t es = convt1d_dtype_size(pr.dtype);
+    const int64_t N = p.batch, Lp = f.in_length / N;
+    const size_t gys_bytes = round256((size_t)p.out_channels * Lf * es);
+    const size_t xs_bytes = round256((size_t)p.in_channels * f.in_length * es); /* grad_x's long row, or x's */
+    const size_t xs2_bytes = gx && gw ? xs_bytes : 0;                          /* both: x's beside grad_x's */
+    void *scratch = nullptr;
+    cudaError_t e = cudaMallocAsync(&scratch, gys_bytes + xs_bytes + xs2_bytes, stream);
+    if (e != cudaSuccess)
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "folded backward: scratch (cudaMallocAsync): %s", cudaGetErrorString(e));
+    char *gys = static_cast<char *>(scratch), *gxs = gys + gys_bytes, *xs = gx ? gxs + xs_bytes : gxs;
+    convt1d_problem pf = pr;
+    pf.p = f;
+    pf.out_length = Lf;
+    place(es, gy, gys, N, p.out_channels, Lf, Lp * p.stride, p.padding, pr.out_length, stream);
+    convt1d_status st = convt1d_cuda_check("folded backward: grad_y placed");
+    if (st == CONVT1D_SUCCESS && gx) {
+        st = bwd_input(pf, gys, w, gxs, stream);
+        if (st == CONVT1D_SUCCESS) {
+            scatter(es, gxs, gx, N, p.in_channels, f.in_length, Lp, 0, p.in_length, stream);
+            st = convt1d_cuda_check("folded backward: grad_x cut");
+        }
+    }
+    if (st == CONVT1D_SUCCESS && gw) {
+        gather(es, x, xs, N, p.in_channels, p.in_length, Lp, stream);
+        st = convt1d_cuda_check("folded backward: x gathered");
+        if (st == CONVT1D_SUCCESS) st = bwd_weight(pf, gys, xs, gw, stream);
+    }
+    cudaFreeAsync(scratch, stream);
+    return st;
+}
