@@ -96,10 +96,18 @@ bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_params
      * Only output_padding past the padding asks more (K 1, stride 3, output_padding 2: Lp = L otherwise). */
     if ((Lp - L) * s < p.output_padding - p.padding) Lp = L + (p.output_padding - p.padding + s - 1) / s;
     if (forced < 0) {
-        /* Folding pays where tiles of 128 positions are mostly empty: a third fewer tiles at least, and a layer past the
-         * tiny rule (below it the time is the launches, and folding adds two). */
+        /* Where it pays (run 453, H100, ms, folded / not, cuDNN beside; the gradients alike): half the 128-position tiles
+         * or fewer, on a layer of 2^31 multiply-adds or more (2^27 in split TF32, whose kernels are compute-bound
+         * sooner). dac_44k_up1_train (5.1e9, 8 -> 3 tiles): forward TF32 0.162 / 0.328 (cuDNN 0.575), strict 0.323 /
+         * 0.528, 16-bit 0.108 / 0.167 (0.125); grad_input bf16 0.133 / 0.180, grad_weight 0.135 / 0.196. Probe
+         * short_rows_c512 (3.4e9, 32 -> 13): 0.066 / 0.114, 0.118 / 0.200, 0.054 / 0.067. Below the size the two copies
+         * and launches cost more than the tiles: hifigan_v1_up1_train (1.1e9, 16 -> 5) TF32 0.054 / 0.047, 16-bit
+         * 0.044 / 0.033, but strict 0.068 / 0.095; hifigan_v2_up1_train (6.7e7) 0.027 / 0.019, strict 0.030 / 0.024;
+         * probe short_rows_c64 (1.8e8, 40 -> 11) strict 0.031 / 0.060, fp16 0.033 / 0.030. Fewer tiles saved:
+         * encodec_24k_up1_train (8 -> 5) 0.052 / 0.041 TF32, 0.041 / 0.029 16-bit. */
         const int64_t tiles = p.batch * ((Lp + 127) / 128), folded_tiles = (p.batch * Lp + 127) / 128;
-        if (tiny_layer(&p) || 3 * folded_tiles > 2 * tiles) return false;
+        const bool split_tf32 = pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_STRICT_FP32;
+        if (2 * folded_tiles > tiles || layer_macs(p) < (double)(split_tf32 ? 1ll << 27 : 1ll << 31)) return false;
     }
     convt1d_params f = p;
     f.batch = 1;

@@ -2708,11 +2708,15 @@ bool rs_bi_pays(int ty, const convt1d_params &P, const WgArgs &a, int64_t work, 
      * vs 1.31). */
     if ((ty == WG_F16 || ty == WG_BF16) && P.stride == 8 && units && tiles < 4 * (int64_t)convt1d_sm_count())
         return false;
-    /* Tiles for 7/8 of the SMs at least (CONVT1D_WGMMA_RS_BI_MINTILES=n: n, for A/B); until Session 50 every SM.
-     * bigvgan_v2_up4_train (4 x 192 -> 96, stride 2, L 8192) has 128 tiles: the register-A kernel took 0.064 / 0.063 ms
-     * in TF32 / bf16 where the path taken took 0.133 / 0.126 (cuDNN 0.077 / 0.063; run 451, H100, 132 SMs). */
+    /* Tiles for every SM; 7/8 of them from a reduction of 256 (s*C_out*T) since Session 50
+     * (CONVT1D_WGMMA_RS_BI_MINTILES=n: n tiles, for A/B). Run 453 (H100, 132 SMs, ms, 7/8 / every SM, cuDNN beside):
+     * bigvgan_v2_up4_train (4 x 192 -> 96, stride 2, L 8192, 128 tiles, reduction 384) TF32 0.064 / 0.134 (0.076),
+     * bf16 0.063 / 0.126 (0.063), its _infer (118 tiles) alike; encodec_24k_up3_infer (118, 512) strict 0.066 / 0.108;
+     * hifigan_v1_up3_train (128, 256) bf16 0.052 / 0.065. Under 256 the register-A kernel loses: hifigan_v2_up3_train
+     * (16 x 32 -> 16, 128 tiles, reduction 64) TF32 0.024 / 0.012. */
     const char *mv = convt1d_env("CONVT1D_WGMMA_RS_BI_MINTILES");
-    const int64_t min_tiles = mv && atoi(mv) > 0 ? atoi(mv) : ((int64_t)convt1d_sm_count() * 7 + 7) / 8;
+    const int64_t sms = convt1d_sm_count();
+    const int64_t min_tiles = mv && atoi(mv) > 0 ? atoi(mv) : work >= 256 ? (sms * 7 + 7) / 8 : sms;
     return (bulk || convt1d_pl_gcd(P.stride, P.dilation) == 1) && work <= (ty == WG_TF32X3 ? 2048 : 4096) &&
            tiles >= min_tiles;
 }
