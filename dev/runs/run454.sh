@@ -6,7 +6,7 @@
 # accuracy test against the terms' size) + test_autograd.py; the strided grad_input's taken test and the register-A
 # grad_weight tests. 2. The zoo's records (forward+backward of the training layers, forward of every layer) with
 # library 454. 3. The suite's forward+backward in the four modes (a check against run 442's record: the backward's
-# rules changed). Before the call: bash dev/probes/build_probe.sh l454.
+# rules changed; last, as the device time allows). Before the call: bash dev/probes/build_probe.sh l454.
 set -u
 export PYTHONPATH=$PWD/python CONVT1D_COMMIT=$1 PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R
@@ -30,6 +30,6 @@ tar -C "$OUT" -czf "$OUT/results.tgz" r
 timeout 150 python3 -m convt1d.bench --problems $Z --budget-ms 40 --out $R/zoo_fwd.json --plot $R/zoo_fwd.png > $R/zoo_fwd.txt 2>&1
 echo "zoo fwd exit $? ($SECONDS s)"; grep -E "geomean|slower than" $R/zoo_fwd.txt
 tar -C "$OUT" -czf "$OUT/results.tgz" r
-timeout 150 python3 -m convt1d.bench --backward --modes fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd --budget-ms 40 \
+timeout 120 python3 -m convt1d.bench --backward --modes fp32_fwd_bwd,fp32_strict_fwd_bwd,fp16_fwd_bwd,bf16_fwd_bwd --budget-ms 30 \
   --out $R/suite_fwd_bwd.json > $R/suite_fwd_bwd.txt 2>&1
 echo "suite fwd+bwd exit $? ($SECONDS s)"; grep -E "geomean|slower than" $R/suite_fwd_bwd.txt
