@@ -117,7 +117,10 @@ CONVT1D_API convt1d_status convt1d_backward_bias_cpu(const convt1d_params *p, co
 
 /* ---------------------------------------------------------------- CUDA */
 /* Pointers are device pointers; work is queued on `stream` (a cudaStream_t; NULL = legacy default)
- * and nothing synchronizes. Launch errors come back as CONVT1D_ERROR_CUDA. */
+ * and nothing synchronizes. Launch errors come back as CONVT1D_ERROR_CUDA. Scratch that a path needs
+ * (packed weights, transposed inputs, a batch folded into one row) is taken stream-ordered from the
+ * device's default memory pool (cudaMallocAsync), so every call can be captured in a CUDA graph;
+ * convt1d_backward_weight_cuda's caller workspace serves its unfolded kernels. */
 struct CUstream_st;
 typedef struct CUstream_st *convt1d_stream;
 

@@ -149,10 +149,8 @@ convt1d_status convt1d_forward_cuda_cached(const convt1d_params *p, convt1d_dtyp
     convt1d_problem pr = make_problem(p, dtype, math, lout);
     pr.wcache = cache; /* read only where a forward packs its weights (fwd_wgmma.cu) */
     const cudaStream_t s = as_cuda(stream);
-    convt1d_params folded;
-    int64_t folded_length = 0;
-    if (!force_direct() && convt1d_fold_plan(pr, false, &folded, &folded_length))
-        return convt1d_fwd_fold(pr, folded, folded_length, x, w, bias, y, s, forward_kernels);
+    convt1d_fold_layout fold;
+    if (!force_direct() && convt1d_fold_plan(pr, false, &fold)) return convt1d_fwd_fold(pr, fold, x, w, bias, y, s, forward_kernels);
     return forward_kernels(pr, x, w, bias, y, s);
 }
 
@@ -277,11 +275,10 @@ convt1d_status run_bwd_weight_own_workspace(const convt1d_problem &pr, const voi
 /* The gradients of a layer whose batch folds (fold.cu): *folded says whether they were computed here. */
 convt1d_status folded_gradients(const convt1d_problem &pr, const void *grad_y, const void *x, const void *w, void *grad_x,
                                 void *grad_w, cudaStream_t s, bool *folded) {
-    convt1d_params f;
-    int64_t lf = 0;
-    *folded = !force_direct() && convt1d_fold_plan(pr, true, &f, &lf);
+    convt1d_fold_layout fold;
+    *folded = !force_direct() && convt1d_fold_plan(pr, true, &fold);
     if (!*folded) return CONVT1D_SUCCESS;
-    return convt1d_bwd_fold(pr, f, lf, grad_y, x, w, grad_x, grad_w, s, run_bwd_input, run_bwd_weight_own_workspace);
+    return convt1d_bwd_fold(pr, fold, grad_y, x, w, grad_x, grad_w, s, run_bwd_input, run_bwd_weight_own_workspace);
 }
 
 } // namespace

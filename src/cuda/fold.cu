@@ -7,10 +7,8 @@
  * full: 3 tiles of 128 instead of 8 on dac_44k_up1_train. The gradients fold the same way, the folded layer's
  * gradients between the copies' adjoints: grad_y placed into a long row of zeros, grad_x cut out of the long one.
  *
- * Sample n's input position l sits at n*Lp + l of the long row, so its outputs start at n*Lp*s. Its full output
- * (before the padding's crop) is F = (L-1)*s + d*(K-1) + 1 long, and y keeps [p, p + L_out) of it, where
- * p + L_out <= F + output_padding (the columns past F hold only the bias). Lp*s >= max(F, p + L_out) keeps both
- * apart from sample n+1, which starts at (n+1)*Lp*s. */
+ * The layout (where each sample's x, y and gradients sit in the long rows, and why they stay apart) is
+ * fold_layout.cuh's, which tests/c/test_fold.c checks on the CPU against the unfolded layer. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -29,8 +27,8 @@ __global__ void __launch_bounds__(128) fold_gather_kernel(const U *src, U *dst, 
 }
 
 template <typename U>
-__global__ void __launch_bounds__(128) fold_scatter_kernel(const U *src, U *dst, int64_t C, int64_t src_len, int64_t seg,
-                                                           int64_t off, int len) {
+__global__ void __launch_bounds__(128)
+    fold_scatter_kernel(const U *src, U *dst, int64_t C, int64_t src_len, int64_t seg, int64_t off, int len) {
     /* Block b: row (n, c) of dst (N x C x len) = src[c][n*seg + off .. + len) (src: C rows of src_len). */
     const int64_t row = blockIdx.x, n = row / C, c = row - n * C;
     const U *in = src + c * src_len + n * seg + off;
@@ -51,53 +49,55 @@ __global__ void __launch_bounds__(128) fold_place_kernel(const U *src, U *dst, i
     }
 }
 
-/* The three copies for either element size. */
-void gather(size_t es, const void *src, void *dst, int64_t N, int64_t C, int64_t L, int64_t Lp, cudaStream_t s) {
+/* The three copies for either element size (U: uint32_t or uint16_t). */
+template <typename U>
+void gather_as(const void *src, void *dst, int64_t N, int64_t C, int64_t L, int64_t Lp, cudaStream_t s) {
     const unsigned rows = (unsigned)(N * C);
-    if (es == 4)
-        fold_gather_kernel<<<rows, 128, 0, s>>>(static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst), N, C, (int)L, (int)Lp);
-    else
-        fold_gather_kernel<<<rows, 128, 0, s>>>(static_cast<const uint16_t *>(src), static_cast<uint16_t *>(dst), N, C, (int)L, (int)Lp);
+    fold_gather_kernel<<<rows, 128, 0, s>>>(static_cast<const U *>(src), static_cast<U *>(dst), N, C, (int)L, (int)Lp);
+}
+template <typename U>
+void scatter_as(const void *src, void *dst, int64_t N, int64_t C, int64_t src_len, int64_t seg, int64_t off,
+                int64_t len, cudaStream_t s) {
+    const unsigned rows = (unsigned)(N * C);
+    fold_scatter_kernel<<<rows, 128, 0, s>>>(static_cast<const U *>(src), static_cast<U *>(dst), C, src_len, seg, off,
+                                             (int)len);
+}
+template <typename U>
+void place_as(const void *src, void *dst, int64_t N, int64_t C, int64_t dst_len, int64_t seg, int64_t off, int64_t len,
+              cudaStream_t s) {
+    fold_place_kernel<<<(unsigned)C, 128, 0, s>>>(static_cast<const U *>(src), static_cast<U *>(dst), N, C, dst_len,
+                                                  seg, off, (int)len);
+}
+void gather(size_t es, const void *src, void *dst, int64_t N, int64_t C, int64_t L, int64_t Lp, cudaStream_t s) {
+    (es == 4 ? gather_as<uint32_t> : gather_as<uint16_t>)(src, dst, N, C, L, Lp, s);
 }
 void scatter(size_t es, const void *src, void *dst, int64_t N, int64_t C, int64_t src_len, int64_t seg, int64_t off,
              int64_t len, cudaStream_t s) {
-    const unsigned rows = (unsigned)(N * C);
-    if (es == 4)
-        fold_scatter_kernel<<<rows, 128, 0, s>>>(static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst), C, src_len, seg,
-                                                 off, (int)len);
-    else
-        fold_scatter_kernel<<<rows, 128, 0, s>>>(static_cast<const uint16_t *>(src), static_cast<uint16_t *>(dst), C, src_len, seg,
-                                                 off, (int)len);
+    (es == 4 ? scatter_as<uint32_t> : scatter_as<uint16_t>)(src, dst, N, C, src_len, seg, off, len, s);
 }
 void place(size_t es, const void *src, void *dst, int64_t N, int64_t C, int64_t dst_len, int64_t seg, int64_t off,
            int64_t len, cudaStream_t s) {
-    if (es == 4)
-        fold_place_kernel<<<(unsigned)C, 128, 0, s>>>(static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst), N, C,
-                                                      dst_len, seg, off, (int)len);
-    else
-        fold_place_kernel<<<(unsigned)C, 128, 0, s>>>(static_cast<const uint16_t *>(src), static_cast<uint16_t *>(dst), N, C,
-                                                      dst_len, seg, off, (int)len);
+    (es == 4 ? place_as<uint32_t> : place_as<uint16_t>)(src, dst, N, C, dst_len, seg, off, len, s);
 }
 
 size_t round256(size_t b) { return (b + 255) / 256 * 256; }
 
 } // namespace
 
-bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_params *folded, int64_t *folded_length) {
+bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_fold_layout *layout) {
     const convt1d_params &p = pr.p;
     const char *v = convt1d_env(gradients ? "CONVT1D_FOLD_BWD" : "CONVT1D_FOLD");
     const int forced = v && v[0] == '1' ? 1 : v && v[0] == '0' ? 0 : -1;
-    if (forced == 0 || p.batch < 2 || pr.dtype == CONVT1D_F64 || pr.cin_g == 1) return false; /* depthwise: its own kernels */
-    const int64_t s = p.stride, L = p.in_length;
-    const int64_t F = (L - 1) * s + p.dilation * (p.kernel_size - 1) + 1;
-    const int64_t need = F > p.padding + pr.out_length ? F : p.padding + pr.out_length;
-    int64_t Lp = (need + s - 1) / s > L ? (need + s - 1) / s : L;
-    /* The last sample's y must lie inside the folded output, (N*Lp - 1)*s + d*(K-1) + 1 long: (Lp - L)*s >= op - p.
-     * Only output_padding past the padding asks more (K 1, stride 3, output_padding 2: Lp = L otherwise). */
-    if ((Lp - L) * s < p.output_padding - p.padding) Lp = L + (p.output_padding - p.padding + s - 1) / s;
+    /* fp64 stays on its direct kernels; depthwise layers (one input channel a group) on theirs */
+    if (forced == 0 || p.batch < 2 || pr.dtype == CONVT1D_F64 || pr.cin_g == 1) return false;
+    convt1d_fold_layout f;
+    if (!convt1d_fold_make_layout(&p, pr.out_length, &f)) {
+        convt1d_clear_error();
+        return false;
+    }
     if (forced < 0) {
-        /* Where it pays (run 453, H100, ms, folded / not, cuDNN beside; the gradients alike): half the 128-position tiles
-         * or fewer, on a layer of 2^31 multiply-adds or more (2^27 in split TF32, whose kernels are compute-bound
+        /* Where it pays (run 453, H100, ms, folded / not, cuDNN beside; the gradients alike): half the 128-position
+         * tiles or fewer, on a layer of 2^31 multiply-adds or more (2^27 in split TF32, whose kernels are compute-bound
          * sooner). dac_44k_up1_train (5.1e9, 8 -> 3 tiles): forward TF32 0.162 / 0.328 (cuDNN 0.575), strict 0.323 /
          * 0.528, 16-bit 0.108 / 0.167 (0.125); grad_input bf16 0.133 / 0.180, grad_weight 0.135 / 0.196. Probe
          * short_rows_c512 (3.4e9, 32 -> 13): 0.066 / 0.114, 0.118 / 0.200, 0.054 / 0.067. Below the size the two copies
@@ -105,32 +105,19 @@ bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_params
          * 0.044 / 0.033, but strict 0.068 / 0.095; hifigan_v2_up1_train (6.7e7) 0.027 / 0.019, strict 0.030 / 0.024;
          * probe short_rows_c64 (1.8e8, 40 -> 11) strict 0.031 / 0.060, fp16 0.033 / 0.030. Fewer tiles saved:
          * encodec_24k_up1_train (8 -> 5) 0.052 / 0.041 TF32, 0.041 / 0.029 16-bit. */
-        const int64_t tiles = p.batch * ((Lp + 127) / 128), folded_tiles = (p.batch * Lp + 127) / 128;
+        const int64_t tiles = p.batch * ((f.Lp + 127) / 128), folded_tiles = (p.batch * f.Lp + 127) / 128;
         const bool split_tf32 = pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_STRICT_FP32;
         if (2 * folded_tiles > tiles || layer_macs(p) < (double)(split_tf32 ? 1ll << 27 : 1ll << 31)) return false;
     }
-    convt1d_params f = p;
-    f.batch = 1;
-    f.in_length = p.batch * Lp;
-    f.padding = 0;
-    f.output_padding = 0;
-    int64_t lf = 0;
-    const int64_t rows = p.batch * (p.in_channels > p.out_channels ? p.in_channels : p.out_channels);
-    if (f.in_length > INT32_MAX / 2 || rows > INT32_MAX || convt1d_output_length(&f, &lf) != CONVT1D_SUCCESS ||
-        lf > INT32_MAX / 2 || (p.batch - 1) * Lp * s + p.padding + pr.out_length > lf) {
-        convt1d_clear_error();
-        return false;
-    }
-    *folded = f;
-    *folded_length = lf;
+    *layout = f;
     return true;
 }
 
-convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_params &f, int64_t Lf, const void *x,
+convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_fold_layout &layout, const void *x,
                                 const void *w, const void *bias, void *y, cudaStream_t stream, ForwardFn forward) {
-    const convt1d_params &p = pr.p;
+    const convt1d_params &p = pr.p, &f = layout.folded;
     const size_t es = convt1d_dtype_size(pr.dtype);
-    const int64_t N = p.batch, Lp = f.in_length / N;
+    const int64_t N = p.batch, Lp = layout.Lp, Lf = layout.folded_length;
     const size_t xs_bytes = round256((size_t)p.in_channels * f.in_length * es);
     void *scratch = nullptr;
     cudaError_t e = cudaMallocAsync(&scratch, xs_bytes + (size_t)p.out_channels * Lf * es, stream);
@@ -146,31 +133,32 @@ convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_params 
         st = forward(pf, xs, w, bias, ys, stream);
     }
     if (st == CONVT1D_SUCCESS) {
-        scatter(es, ys, y, N, p.out_channels, Lf, Lp * p.stride, p.padding, pr.out_length, stream);
+        scatter(es, ys, y, N, p.out_channels, Lf, layout.seg, p.padding, pr.out_length, stream);
         st = convt1d_cuda_check("folded forward: scatter");
     }
     cudaFreeAsync(scratch, stream);
     return st;
 }
 
-convt1d_status convt1d_bwd_fold(const convt1d_problem &pr, const convt1d_params &f, int64_t Lf, const void *gy,
+convt1d_status convt1d_bwd_fold(const convt1d_problem &pr, const convt1d_fold_layout &layout, const void *gy,
                                 const void *x, const void *w, void *gx, void *gw, cudaStream_t stream,
                                 BwdInputFn bwd_input, BwdWeightFn bwd_weight) {
-    const convt1d_params &p = pr.p;
+    const convt1d_params &p = pr.p, &f = layout.folded;
     const size_t es = convt1d_dtype_size(pr.dtype);
-    const int64_t N = p.batch, Lp = f.in_length / N;
+    const int64_t N = p.batch, Lp = layout.Lp, Lf = layout.folded_length;
     const size_t gys_bytes = round256((size_t)p.out_channels * Lf * es);
     const size_t xs_bytes = round256((size_t)p.in_channels * f.in_length * es); /* grad_x's long row, or x's */
     const size_t xs2_bytes = gx && gw ? xs_bytes : 0;                          /* both: x's beside grad_x's */
     void *scratch = nullptr;
     cudaError_t e = cudaMallocAsync(&scratch, gys_bytes + xs_bytes + xs2_bytes, stream);
     if (e != cudaSuccess)
-        return convt1d_fail(CONVT1D_ERROR_CUDA, "folded backward: scratch (cudaMallocAsync): %s", cudaGetErrorString(e));
+        return convt1d_fail(CONVT1D_ERROR_CUDA, "folded backward: scratch (cudaMallocAsync): %s",
+                            cudaGetErrorString(e));
     char *gys = static_cast<char *>(scratch), *gxs = gys + gys_bytes, *xs = gx ? gxs + xs_bytes : gxs;
     convt1d_problem pf = pr;
     pf.p = f;
     pf.out_length = Lf;
-    place(es, gy, gys, N, p.out_channels, Lf, Lp * p.stride, p.padding, pr.out_length, stream);
+    place(es, gy, gys, N, p.out_channels, Lf, layout.seg, p.padding, pr.out_length, stream);
     convt1d_status st = convt1d_cuda_check("folded backward: grad_y placed");
     if (st == CONVT1D_SUCCESS && gx) {
         st = bwd_input(pf, gys, w, gxs, stream);

@@ -2,6 +2,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include "fold_layout.cuh"
 #include "internal.h"
 
 /* Everything a kernel launcher needs, computed once on the host by api.cu after validation. */
@@ -115,8 +116,8 @@ bool convt1d_fwd_edge_fits(const convt1d_problem &pr, int64_t o_lo);
 /* Batch folding (fold.cu): a batch of short rows as one row of N*Lp positions, each sample's x followed by zeros
  * enough that its taps stay off the next sample's outputs. convt1d_fold_plan says whether it pays for the forward or
  * the gradients (CONVT1D_FOLD / CONVT1D_FOLD_BWD = 1 / 0 force it on where legal / off; read at every call) and gives
- * the folded layer (batch 1, padding 0) and its output length. convt1d_fwd_fold gathers x, runs `forward` on the folded
- * problem into scratch and cuts y out of it; convt1d_bwd_fold places grad_y into a long row, runs the folded layer's
+ * its layout (fold_layout.cuh: the folded layer at batch 1 and padding 0, its output length). convt1d_fwd_fold gathers
+ * x, runs `forward` on the folded problem into scratch and cuts y out of it; convt1d_bwd_fold places grad_y into a long row, runs the folded layer's
  * gradients (grad_x and / or grad_w where not null) and cuts grad_x out. */
 using ForwardFn = convt1d_status (*)(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                      cudaStream_t stream);
@@ -124,12 +125,11 @@ using BwdInputFn = convt1d_status (*)(const convt1d_problem &pr, const void *gra
                                       cudaStream_t stream);
 using BwdWeightFn = convt1d_status (*)(const convt1d_problem &pr, const void *grad_y, const void *x, void *grad_w,
                                        cudaStream_t stream);
-bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_params *folded, int64_t *folded_length);
-convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_params &folded, int64_t folded_length,
-                                const void *x, const void *w, const void *bias, void *y, cudaStream_t stream,
-                                ForwardFn forward);
-convt1d_status convt1d_bwd_fold(const convt1d_problem &pr, const convt1d_params &folded, int64_t folded_length,
-                                const void *grad_y, const void *x, const void *w, void *grad_x, void *grad_w,
+bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_fold_layout *layout);
+convt1d_status convt1d_fwd_fold(const convt1d_problem &pr, const convt1d_fold_layout &layout, const void *x,
+                                const void *w, const void *bias, void *y, cudaStream_t stream, ForwardFn forward);
+convt1d_status convt1d_bwd_fold(const convt1d_problem &pr, const convt1d_fold_layout &layout, const void *grad_y,
+                                const void *x, const void *w, void *grad_x, void *grad_w,
                                 cudaStream_t stream, BwdInputFn bwd_input, BwdWeightFn bwd_weight);
 
 /* Compute-capability major of the current device, cached for the process (0 if it cannot be read). */

@@ -1043,7 +1043,7 @@ def test_cuda_grad_bias_rows(N, C, L, offset, dtype, tol, rowvec, monkeypatch):
     assert torch.equal(_ops._backward(gy, x, w, (1, 0, 0, 1, 1), [False, False, True])[2], gb)
 
 
-# Batch folding (fwd_fold.cu): short samples laid end to end, each followed by zeros, run as one long row at batch 1
+# Batch folding (fold.cu; its layout fold_layout.cuh, checked on the CPU by tests/c/test_fold.c): short samples laid end to end, each followed by zeros, run as one long row at batch 1
 # and padding 0, and each sample's y cut out of that row. Forced on (CONVT1D_FOLD=1: wherever legal), off, and as
 # shipped; the test states the rule itself (half the 128-position tiles or fewer, 2^31 multiply-adds or more, 2^27 in
 # strict fp32; not depthwise). Cases:
@@ -1064,7 +1064,7 @@ FOLD_CASES = [
 
 
 def fold_expected(c, pick, mode):
-    """The test's own statement of when the forward folds (fwd_fold.cu's rule)."""
+    """The test's own statement of when a layer folds (fold.cu's convt1d_fold_plan)."""
     if pick == "off" or c["N"] < 2 or c["Cin"] // c["groups"] == 1:
         return False
     s, L, lout = c["stride"], c["L"], out_len(c)
@@ -1081,7 +1081,7 @@ def fold_expected(c, pick, mode):
 @pytest.mark.parametrize("ci", range(len(FOLD_CASES)))
 def test_cuda_forward_batch_fold(ci, mode, tol, pick, monkeypatch):
     c = FOLD_CASES[ci]
-    torch.backends.cudnn.allow_tf32 = mode != "strict"
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", mode != "strict")
     if pick != "shipped":
         monkeypatch.setenv("CONVT1D_FOLD", "1" if pick == "forced" else "0")
     monkeypatch.setenv("CONVT1D_TINY_FP32", "0")  # the small cases in TF32 as TF32 (the tolerance is TF32's)
