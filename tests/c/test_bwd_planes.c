@@ -15,16 +15,7 @@
 
 #include "bwd_input_planes.cuh"
 #include "convt1d.h"
-
-static uint64_t rng_state;
-static uint64_t next_u64(void) {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static int64_t pick(int64_t lo, int64_t hi) { return lo + (int64_t)(next_u64() % (uint64_t)(hi - lo + 1)); }
-static double unif(void) { return (double)(next_u64() >> 11) * (2.0 / 9007199254740992.0) - 1.0; }
+#include "random_layer.h"
 
 static int passed = 0, failed = 0;
 
@@ -40,18 +31,8 @@ static double max_diff(const double *a, const double *b, int64_t n) {
 }
 
 static void run_one(int trial) {
-    convt1d_params p;
     int64_t lout = 0;
-    for (;;) {
-        const int64_t g = pick(0, 3) == 0 ? pick(2, 3) : 1;
-        p = convt1d_params_make(pick(1, 3), g * pick(1, 5), g * pick(1, 5), pick(1, 40), pick(1, 17));
-        p.groups = g;
-        p.stride = pick(1, 9);
-        p.dilation = pick(1, 4);
-        p.padding = pick(0, p.dilation * (p.kernel_size - 1) + 3);
-        p.output_padding = pick(0, (p.stride > p.dilation ? p.stride : p.dilation) - 1);
-        if (convt1d_output_length(&p, &lout) == CONVT1D_SUCCESS) break;
-    }
+    const convt1d_params p = random_layer(1, 3, 5, 40, 17, 9, &lout);
     const convt1d_planes_geom g = convt1d_planes_make_geom(&p, lout);
     const int64_t N = p.batch, Cin = p.in_channels, Cout = p.out_channels, L = p.in_length, K = p.kernel_size;
     const int64_t s = p.stride, d = p.dilation, pad = p.padding, G = p.groups, cin_g = Cin / G, cout_g = Cout / G;
