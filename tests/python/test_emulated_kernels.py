@@ -1,6 +1,6 @@
 """The CUDA kernels' own source, run on the CPU by the emulators (no GPU needed), so that CI guards their
-index math and staging logic too: the phase-plane / adjoint grad_input path (tests/cuda/emulate_planes.sh)
-and the tensor-core backward kernels on the configurations with 16-byte rows, which take the 16-bit
+index math and staging logic too: the phase-plane / adjoint grad_input path (tests/cuda/emulate_planes.sh),
+batch folding (tests/cuda/emulate_fold.sh) and the tensor-core backward kernels on the configurations with 16-byte rows, which take the 16-bit
 grad_weight pipeline (dev/cuda/bwd/run.sh --emu). Skipped where nvcc's headers are not installed."""
 import os
 import shutil
@@ -23,6 +23,15 @@ def test_grad_input_planes_and_adjoint_emulated():
     r = _run(["bash", "tests/cuda/emulate_planes.sh", "7", "8"], timeout=1200)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert " 0 failed" in r.stdout and "adjoint_s1_groups" in r.stdout, r.stdout[-3000:]
+
+
+def test_batch_fold_emulated():
+    # fold.cu's plan, copies and scratch with the direct kernels as the folded layer's, forced on, every dtype
+    env_build = os.path.join(REPO, "build", "emu_fold_ci")
+    r = subprocess.run(["bash", "tests/cuda/emulate_fold.sh", "51", "10"], cwd=REPO, capture_output=True, text=True,
+                       timeout=1200, env=dict(os.environ, EMU_BUILD=env_build))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert " 0 failed" in r.stdout and "fold_k1_outpad" in r.stdout and "problems folded" in r.stdout, r.stdout[-3000:]
 
 
 def test_backward_tc_kernels_emulated():
