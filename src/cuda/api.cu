@@ -150,7 +150,10 @@ convt1d_status convt1d_forward_cuda_cached(const convt1d_params *p, convt1d_dtyp
     pr.wcache = cache; /* read only where a forward packs its weights (fwd_wgmma.cu) */
     const cudaStream_t s = as_cuda(stream);
     convt1d_fold_layout fold;
-    if (!force_direct() && convt1d_fold_plan(pr, false, &fold)) return convt1d_fwd_fold(pr, fold, x, w, bias, y, s, forward_kernels);
+    if (!force_direct() && convt1d_fold_plan(pr, false, &fold)) {
+        st = convt1d_fwd_fold(pr, fold, x, w, bias, y, s, forward_kernels);
+        if (st != CONVT1D_ERROR_NOT_SUPPORTED) return st; /* else no scratch for the fold: run it unfolded */
+    }
     return forward_kernels(pr, x, w, bias, y, s);
 }
 
@@ -278,7 +281,10 @@ convt1d_status folded_gradients(const convt1d_problem &pr, const void *grad_y, c
     convt1d_fold_layout fold;
     *folded = !force_direct() && convt1d_fold_plan(pr, true, &fold);
     if (!*folded) return CONVT1D_SUCCESS;
-    return convt1d_bwd_fold(pr, fold, grad_y, x, w, grad_x, grad_w, s, run_bwd_input, run_bwd_weight_own_workspace);
+    const convt1d_status st =
+        convt1d_bwd_fold(pr, fold, grad_y, x, w, grad_x, grad_w, s, run_bwd_input, run_bwd_weight_own_workspace);
+    *folded = st != CONVT1D_ERROR_NOT_SUPPORTED; /* no scratch for the fold: the caller runs them unfolded */
+    return *folded ? st : CONVT1D_SUCCESS;
 }
 
 } // namespace

@@ -117,8 +117,10 @@ bool convt1d_fwd_edge_fits(const convt1d_problem &pr, int64_t o_lo);
  * enough that its taps stay off the next sample's outputs. convt1d_fold_plan says whether it pays for the forward or
  * the gradients (CONVT1D_FOLD / CONVT1D_FOLD_BWD = 1 / 0 force it on where legal / off; read at every call) and gives
  * its layout (fold_layout.cuh: the folded layer at batch 1 and padding 0, its output length). convt1d_fwd_fold gathers
- * x, runs `forward` on the folded problem into scratch and cuts y out of it; convt1d_bwd_fold places grad_y into a long row, runs the folded layer's
- * gradients (grad_x and / or grad_w where not null) and cuts grad_x out. */
+ * x, runs `forward` on the folded problem into scratch and cuts y out of it; convt1d_bwd_fold places grad_y into a
+ * long row, runs the folded layer's gradients (grad_x and / or grad_w where not null) and cuts grad_x out. Both return
+ * CONVT1D_ERROR_NOT_SUPPORTED, with nothing launched and no error recorded, where their scratch cannot be had: the
+ * caller then runs the layer unfolded. */
 using ForwardFn = convt1d_status (*)(const convt1d_problem &pr, const void *x, const void *w, const void *bias, void *y,
                                      cudaStream_t stream);
 using BwdInputFn = convt1d_status (*)(const convt1d_problem &pr, const void *grad_y, const void *w, void *grad_x,

@@ -4,6 +4,7 @@
  * kernels (their own tests do). Folding is forced (CONVT1D_FOLD / CONVT1D_FOLD_BWD = 1: wherever legal). Scratch is
  * malloc'ed at the exact size and poisoned (0xff bytes, NaN in every float type), so AddressSanitizer catches an
  * out-of-range access and an unwritten element of the long rows shows as NaN; outputs carry a guard byte past the end.
+ * Where the scratch cannot be had, both calls must decline (CONVT1D_ERROR_NOT_SUPPORTED) having launched nothing.
  *   emu_fold_test [seed] [random_configs]          (built and run by tests/cuda/emulate_fold.sh) */
 #include <stdlib.h>
 
@@ -17,7 +18,9 @@ convt1d_status convt1d_cuda_check(const char *) { return CONVT1D_SUCCESS; }
 /* ---- what the path needs from the CUDA runtime, on the host */
 static std::vector<std::pair<void *, size_t>> g_allocs;
 static size_t g_alloc_calls = 0;
+static bool g_out_of_memory = false; /* cudaMallocAsync fails (the fold then declines, and the caller runs unfolded) */
 extern "C" cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) {
+    if (g_out_of_memory) return cudaErrorMemoryAllocation;
     *p = malloc(n ? n : 1);
     memset(*p, 0xff, n);
     g_allocs.push_back({*p, n});
@@ -147,6 +150,21 @@ int main(int argc, char **argv) {
                 if (want_w) check(ref::compare("grad_w", rgw, dt, gw.data()) == 0 && gw.back() == 0xff, tag + which);
             }
             check(g_allocs.empty() && g_alloc_calls == allocs0 + 4, tag + " one scratch allocation a call, freed");
+
+            /* out of memory for the scratch: each declines before launching anything, leaving no error behind */
+            g_out_of_memory = true;
+            g_calls = 0;
+            convt1d_clear_error();
+            std::vector<unsigned char> untouched(P.ny * es + 1, 0xff), gx(P.nx * es + 1, 0xff), gw(P.nw * es + 1, 0xff);
+            y.assign(P.ny * es + 1, 0xff);
+            const convt1d_status fs = convt1d_fwd_fold(pr, layout, x.bytes.data(), w.bytes.data(), nullptr, y.data(),
+                                                       nullptr, forward_folded);
+            const convt1d_status bs = convt1d_bwd_fold(pr, layout, gy.bytes.data(), x.bytes.data(), w.bytes.data(),
+                                                       gx.data(), gw.data(), nullptr, bwd_input_folded, bwd_weight_folded);
+            g_out_of_memory = false;
+            check(fs == CONVT1D_ERROR_NOT_SUPPORTED && bs == CONVT1D_ERROR_NOT_SUPPORTED && g_calls == 0 &&
+                      y == untouched && convt1d_last_error()[0] == 0,
+                  tag + " no scratch: declined, nothing launched, no error");
         }
         took ? ++folded : ++not_folded;
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
