@@ -2,7 +2,8 @@
 # Run 455 (prepared in Session 51, whose 380 s of device time started no machine): library 455 = HEAD's source (library
 # 454's rules: batch folding where it halves the 128-position tiles on layers of 2^31 multiply-adds, 2^27 in split
 # TF32; the strided register-A grad_input from 7/8 of the SMs from a reduction of 256; the register-A grad_weight's
-# floor of 8 stages; Session 51's fold layout in plain C, host code only). Before the call (~7 min on 2 cores):
+# floor of 8 stages; Session 51's fold layout in plain C and the fold's fallback where its scratch cannot be had, host
+# code only). Before the call (~7 min on 2 cores):
 #   bash dev/probes/build_probe.sh l455        -> .carry/libconvt1d_l455.so.xz (carry it)
 # 1. Tests: test_cuda.py + test_autograd.py (the fold tests at the shipped rule), the strided grad_input's taken test
 #    and the register-A grad_weight tests. 2. The zoo's records (forward+backward of the training layers, forward of
