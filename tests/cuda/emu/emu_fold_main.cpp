@@ -12,33 +12,7 @@
 
 #include "../reference.h"
 #include "kernels.cuh"
-
-convt1d_status convt1d_cuda_check(const char *) { return CONVT1D_SUCCESS; }
-
-/* ---- what the path needs from the CUDA runtime, on the host */
-static std::vector<std::pair<void *, size_t>> g_allocs;
-static size_t g_alloc_calls = 0;
-static bool g_out_of_memory = false; /* cudaMallocAsync fails (the fold then declines, and the caller runs unfolded) */
-extern "C" cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) {
-    if (g_out_of_memory) return cudaErrorMemoryAllocation;
-    *p = malloc(n ? n : 1);
-    memset(*p, 0xff, n);
-    g_allocs.push_back({*p, n});
-    ++g_alloc_calls;
-    return cudaSuccess;
-}
-extern "C" cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
-    for (size_t i = 0; i < g_allocs.size(); ++i)
-        if (g_allocs[i].first == p) {
-            g_allocs.erase(g_allocs.begin() + i);
-            free(p);
-            return cudaSuccess;
-        }
-    fprintf(stderr, "cudaFreeAsync of an unknown pointer\n");
-    abort();
-}
-extern "C" cudaError_t cudaGetLastError(void) { return cudaSuccess; }
-extern "C" const char *cudaGetErrorString(cudaError_t) { return "emulated"; }
+#include "emu_host.h"
 
 /* ---- the folded layer's kernels: each checks the problem it is handed (batch 1, padding 0, output_padding 0, the
  * layout's lengths), then runs the emulated direct kernel */
@@ -71,12 +45,6 @@ static convt1d_status bwd_weight_folded(const convt1d_problem &pf, const void *g
     convt1d_bwd_weight_workspace(pf, &bytes);
     std::vector<double> ws(bytes / sizeof(double) + 1); /* 8-byte aligned */
     return convt1d_bwd_weight_direct(pf, gy, x, gw, ws.data(), bytes, s);
-}
-
-static int passed = 0, failed = 0;
-static void check(bool ok, const std::string &what) {
-    if (ok) ++passed;
-    else { ++failed; fprintf(stderr, "FAIL %s\n", what.c_str()); }
 }
 
 int main(int argc, char **argv) {

@@ -12,31 +12,7 @@
 #include "../reference.h"
 #include "bwd_input_planes.cuh"
 #include "kernels.cuh"
-
-convt1d_status convt1d_cuda_check(const char *) { return CONVT1D_SUCCESS; }
-
-/* ---- what the path needs from the CUDA runtime, on the host */
-static std::vector<std::pair<void *, size_t>> g_allocs;
-static size_t g_alloc_calls = 0;
-extern "C" cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) {
-    *p = malloc(n ? n : 1);
-    memset(*p, 0xff, n);
-    g_allocs.push_back({*p, n});
-    ++g_alloc_calls;
-    return cudaSuccess;
-}
-extern "C" cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
-    for (size_t i = 0; i < g_allocs.size(); ++i)
-        if (g_allocs[i].first == p) {
-            g_allocs.erase(g_allocs.begin() + i);
-            free(p);
-            return cudaSuccess;
-        }
-    fprintf(stderr, "cudaFreeAsync of an unknown pointer\n");
-    abort();
-}
-extern "C" cudaError_t cudaGetLastError(void) { return cudaSuccess; }
-extern "C" const char *cudaGetErrorString(cudaError_t) { return "emulated"; }
+#include "emu_host.h"
 
 /* ---- the stride-1 forward: checks the problem it is handed, runs the emulated direct kernel */
 static std::vector<int64_t> g_fwd_batches;
@@ -78,12 +54,6 @@ convt1d_status convt1d_fwd_tc(const convt1d_problem &pr, const void *x, const vo
     }
     g_fwd_batches.push_back(q.batch);
     return convt1d_fwd_direct(pr, x, w, bias, y, stream);
-}
-
-static int passed = 0, failed = 0;
-static void check(bool ok, const std::string &what) {
-    if (ok) ++passed;
-    else { ++failed; fprintf(stderr, "FAIL %s\n", what.c_str()); }
 }
 
 int main(int argc, char **argv) {
