@@ -79,9 +79,7 @@ int main(int argc, char **argv) {
             const size_t es = convt1d_dtype_size(dt);
             ref::Tensor x = ref::random_tensor(dt, P.nx, rng), w = ref::random_tensor(dt, P.nw, rng);
             ref::Tensor b = ref::random_tensor(dt, P.nb, rng), gy = ref::random_tensor(dt, P.ny, rng);
-            convt1d_problem pr;
-            pr.p = P.p; pr.out_length = P.Lout; pr.cin_g = P.cin_g; pr.cout_g = P.cout_g; pr.dtype = dt;
-            pr.math = CONVT1D_MATH_STRICT_FP32;
+            const convt1d_problem pr = problem_of(P, dt);
             const std::string tag = c.name + " " + ref::dtype_name(dt);
             convt1d_fold_layout layout;
             const bool plan = convt1d_fold_plan(pr, false, &layout), plan_bwd = convt1d_fold_plan(pr, true, &layout);

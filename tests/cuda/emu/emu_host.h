@@ -1,8 +1,9 @@
 /* The host side shared by the emulator's test programs (emu_main.cpp, emu_planes_main.cpp, emu_fold_main.cpp): the few
- * CUDA runtime calls a path makes outside its kernels, and the pass / fail count. Include once per program, after
- * kernels.cuh. Scratch from cudaMallocAsync is malloc'ed at the exact size and poisoned (0xff bytes, NaN in every float
- * type), so AddressSanitizer catches an out-of-range access and an unwritten element shows as NaN; g_allocs holds what
- * is not yet freed, g_alloc_calls counts the calls, and g_out_of_memory makes them fail. */
+ * CUDA runtime calls a path makes outside its kernels, the pass / fail count, and the kernels' problem of a reference
+ * one. Include once per program, after reference.h and kernels.cuh. Scratch from cudaMallocAsync is malloc'ed at the
+ * exact size and poisoned (0xff bytes, NaN in every float type), so AddressSanitizer catches an out-of-range access
+ * and an unwritten element shows as NaN; g_allocs holds what is not yet freed, g_alloc_calls counts the calls, and
+ * g_out_of_memory makes them fail. */
 #pragma once
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,14 @@ extern "C" cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
 }
 extern "C" cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 extern "C" const char *cudaGetErrorString(cudaError_t) { return "emulated"; }
+
+/* The problem api.cu would hand the kernels for P in dtype dt (strict fp32: no TF32 in float32). */
+static convt1d_problem problem_of(const ref::Problem &P, convt1d_dtype dt) {
+    convt1d_problem pr;
+    pr.p = P.p; pr.out_length = P.Lout; pr.cin_g = P.cin_g; pr.cout_g = P.cout_g; pr.dtype = dt;
+    pr.math = CONVT1D_MATH_STRICT_FP32;
+    return pr;
+}
 
 static int passed = 0, failed = 0;
 static void check(bool ok, const std::string &what) {

@@ -94,9 +94,7 @@ int main(int argc, char **argv) {
             const size_t es = convt1d_dtype_size(dt);
             ref::Tensor w = ref::random_tensor(dt, P.nw, rng), gy = ref::random_tensor(dt, P.ny, rng);
             const ref::Result rgx = ref::backward_input(P, gy, w);
-            convt1d_problem pr;
-            pr.p = P.p; pr.out_length = P.Lout; pr.cin_g = P.cin_g; pr.cout_g = P.cout_g; pr.dtype = dt;
-            pr.math = CONVT1D_MATH_STRICT_FP32;
+            const convt1d_problem pr = problem_of(P, dt);
             /* planes budget: 0 = the default (the whole batch here), 1 byte = one sample per chunk, two
              * samples' planes = chunks of 2 (an uneven batch gets a smaller last chunk) */
             const convt1d_planes_geom g0 = convt1d_planes_make_geom(&P.p, P.Lout);
