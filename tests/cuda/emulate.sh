@@ -4,20 +4,5 @@
 # AddressSanitizer for out-of-bounds reads and writes.
 #   bash tests/cuda/emulate.sh [seed] [random_configs] [path_cases 0/1]
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=${EMU_BUILD:-$ROOT/build/emu}
-mkdir -p "$B"
-CUDA_INC=$(nvcc --dryrun -x cu /dev/null 2>&1 | sed -n "s/.*INCLUDES=\"-I\([^\"]*\)\".*/\1/p" | head -1)
-[ -d "${CUDA_INC:-}" ] || CUDA_INC=/usr/local/cuda/include
-python3 "$ROOT/tests/cuda/emu/transform.py" "$ROOT/src/cuda/fwd_direct.cu" "$B/fwd_direct_emu.cpp"
-python3 "$ROOT/tests/cuda/emu/transform.py" "$ROOT/src/cuda/bwd_direct.cu" "$B/bwd_direct_emu.cpp"
-SAN=${EMU_SAN-"-fsanitize=address,undefined -fno-sanitize-recover=undefined"}
-FLAGS="${EMU_OPT:--O1} -g -std=c++17 $SAN -I$ROOT/include -I$ROOT/src/core -I$ROOT/src/cuda -I$ROOT/tests/cuda/emu -isystem $CUDA_INC"
-gcc -O1 -g -std=c11 $SAN -I"$ROOT/include" -c "$ROOT/src/core/params.c" -o "$B/params.o"
-gcc -O1 -g -std=c11 $SAN -I"$ROOT/include" -c "$ROOT/src/core/env.c" -o "$B/env.o"
-for f in fwd_direct_emu bwd_direct_emu; do g++ $FLAGS -c "$B/$f.cpp" -o "$B/$f.o" & done
-g++ $FLAGS -c "$ROOT/tests/cuda/emu/emu.cpp" -o "$B/emu.o" &
-g++ $FLAGS -c "$ROOT/tests/cuda/emu/emu_main.cpp" -o "$B/emu_main.o" &
-wait
-g++ $SAN "$B"/*.o -o "$B/emu_test"
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0} "$B/emu_test" "$@"
+bin=$(bash "$(dirname "$0")/emu/build.sh" emu emu_main.cpp fwd_direct.cu bwd_direct.cu)
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=0:detect_leaks=0} "$bin" "$@"
