@@ -14,8 +14,8 @@ pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None or shutil.which("g+
                                 reason="needs nvcc's headers and g++")
 
 
-def _run(cmd, timeout):
-    env = dict(os.environ, EMU_BUILD=os.path.join(REPO, "build", "emu_planes_ci"))
+def _run(cmd, timeout, build="emu_planes_ci"):
+    env = dict(os.environ, EMU_BUILD=os.path.join(REPO, "build", build))
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -27,9 +27,7 @@ def test_grad_input_planes_and_adjoint_emulated():
 
 def test_batch_fold_emulated():
     # fold.cu's plan, copies and scratch with the direct kernels as the folded layer's, forced on, every dtype
-    env_build = os.path.join(REPO, "build", "emu_fold_ci")
-    r = subprocess.run(["bash", "tests/cuda/emulate_fold.sh", "51", "10"], cwd=REPO, capture_output=True, text=True,
-                       timeout=1200, env=dict(os.environ, EMU_BUILD=env_build))
+    r = _run(["bash", "tests/cuda/emulate_fold.sh", "51", "10"], timeout=1200, build="emu_fold_ci")
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert " 0 failed" in r.stdout and "fold_k1_outpad" in r.stdout and "problems folded" in r.stdout, r.stdout[-3000:]
 
