@@ -90,6 +90,9 @@ bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_fold_l
     const int forced = v && v[0] == '1' ? 1 : v && v[0] == '0' ? 0 : -1;
     /* fp64 stays on its direct kernels; depthwise layers (one input channel a group) on theirs */
     if (forced == 0 || p.batch < 2 || pr.dtype == CONVT1D_F64 || pr.cin_g == 1) return false;
+    const bool split_tf32 = pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_STRICT_FP32;
+    /* the size test first: the latency-bound layers, which never fold, pay nothing more for the layout */
+    if (forced < 0 && layer_macs(p) < (double)(split_tf32 ? 1ll << 27 : 1ll << 31)) return false;
     convt1d_fold_layout f;
     if (!convt1d_fold_make_layout(&p, pr.out_length, &f)) {
         convt1d_clear_error();
@@ -106,8 +109,7 @@ bool convt1d_fold_plan(const convt1d_problem &pr, bool gradients, convt1d_fold_l
          * probe short_rows_c64 (1.8e8, 40 -> 11) strict 0.031 / 0.060, fp16 0.033 / 0.030. Fewer tiles saved:
          * encodec_24k_up1_train (8 -> 5) 0.052 / 0.041 TF32, 0.041 / 0.029 16-bit. */
         const int64_t tiles = p.batch * ((f.Lp + 127) / 128), folded_tiles = (p.batch * f.Lp + 127) / 128;
-        const bool split_tf32 = pr.dtype == CONVT1D_F32 && pr.math == CONVT1D_MATH_STRICT_FP32;
-        if (2 * folded_tiles > tiles || layer_macs(p) < (double)(split_tf32 ? 1ll << 27 : 1ll << 31)) return false;
+        if (2 * folded_tiles > tiles) return false;
     }
     *layout = f;
     return true;
